@@ -1,0 +1,33 @@
+/*
+ * datetime.h — date and timestamp (without time zone) with PostgreSQL's
+ * input formats, ISO output (DateStyle "ISO, MDY") and errors.
+ *
+ * Representation (see types.h): date = int32 days since 2000-01-01;
+ * timestamp = int64 microseconds since 2000-01-01 00:00:00. Range as
+ * PostgreSQL: dates 4713-01-01 BC .. 5874897-12-31, timestamps
+ * 4713-01-01 BC .. 294276-12-31; 'infinity', '-infinity', 'epoch',
+ * 'today', 'now' etc. accepted where PostgreSQL accepts them.
+ */
+#ifndef STRATA_COMMON_DATETIME_H
+#define STRATA_COMMON_DATETIME_H
+
+#include <stdint.h>
+#include "common/strbuf.h"
+
+/* Raise 22007 (invalid input syntax for type date: "x") or 22008
+ * (date/time field value out of range: "x"). */
+int32_t date_in(const char *s, size_t len);
+void date_out(int32_t date, StrBuf *out);               /* "2013-07-15", "infinity", "0044-03-15 BC" */
+int64_t timestamp_in(const char *s, size_t len);
+void timestamp_out(int64_t ts, StrBuf *out);            /* "2013-07-15 10:20:30.5" */
+
+/* Calendar helpers (proleptic Gregorian, as PostgreSQL's date2j/j2date). */
+int32_t date_from_ymd(int year, int month, int day);     /* no range check */
+void date_to_ymd(int32_t date, int *year, int *month, int *day);
+bool date_ymd_valid(int year, int month, int day);
+int64_t timestamp_from_date(int32_t date);               /* raises 22008 out of range */
+int32_t date_from_timestamp(int64_t ts);                 /* floor to the day */
+/* Current transaction time (timestamp) for now()/current_date, microsecond precision. */
+int64_t timestamp_now(void);
+
+#endif

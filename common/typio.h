@@ -1,0 +1,74 @@
+/*
+ * typio.h — text input and output of every supported type, per value and
+ * per vector, byte for byte as PostgreSQL 15 prints them.
+ *
+ * Output rules that clients can see:
+ *  - booleans "t"/"f"; integers plain decimal;
+ *  - float4/float8: with extra_float_digits > 0 (the default, 1) the
+ *    shortest text that reads back to the same value (PostgreSQL 12+),
+ *    "Infinity", "-Infinity", "NaN", exponent form as PostgreSQL
+ *    ("1e+100", "1.5e-07"); with extra_float_digits <= 0, %.*g with
+ *    DBL_DIG/FLT_DIG + extra_float_digits digits;
+ *  - numeric: plain notation with the value's dscale ("1.50");
+ *  - date/timestamp: ISO; char(n): padded to n.
+ * Input rules: leading/trailing whitespace allowed for numbers and booleans
+ * (PostgreSQL's), 22P02 "invalid input syntax for type integer: \"x\"",
+ * 22003 "value \"x\" is out of range for type integer", etc.
+ */
+#ifndef STRATA_COMMON_TYPIO_H
+#define STRATA_COMMON_TYPIO_H
+
+#include "common/arena.h"
+#include "common/strbuf.h"
+#include "common/types.h"
+#include "common/vector.h"
+
+typedef struct OutputOptions {
+    int extra_float_digits; /* PostgreSQL's extra_float_digits, default 1 */
+} OutputOptions;
+
+#define OUTPUT_OPTIONS_DEFAULT ((OutputOptions){.extra_float_digits = 1})
+
+/* Parse text as type t (typmod applied: varchar(n) too long → 22001
+ * "value too long for type character varying(n)"; char(n) padded).
+ * String bytes are copied into arena. */
+void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *out);
+/* Append v's text form (v not NULL). */
+void type_output(SqlType t, const Value *v, const OutputOptions *opt, StrBuf *out);
+
+/*
+ * Text of every active row of a vector, for DataRow and COPY TO:
+ * out[i] for the i-th active row (sel[i] when sel, else i); out[i].ptr ==
+ * NULL marks SQL NULL. One type dispatch per call; bytes live in arena
+ * (the caller resets it per batch).
+ */
+void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
+                        const OutputOptions *opt, MemArena *arena, StrRef *out);
+
+/* Scalar formatting helpers shared by casts and output. Return bytes written
+ * (no NUL); buf must hold TYPIO_NUMBUF bytes. */
+#define TYPIO_NUMBUF 64
+size_t typio_format_int64(int64_t v, char *buf);
+size_t typio_format_float8(double v, int extra_float_digits, char *buf);
+size_t typio_format_float4(float v, int extra_float_digits, char *buf);
+
+/* Scalar parsers (whole string must be consumed, whitespace allowed around).
+ * Raise 22P02/22003 with PostgreSQL's messages. */
+int16_t typio_parse_int16(const char *s, size_t len);
+int32_t typio_parse_int32(const char *s, size_t len);
+int64_t typio_parse_int64(const char *s, size_t len);
+double typio_parse_float8(const char *s, size_t len);
+float typio_parse_float4(const char *s, size_t len);
+bool typio_parse_bool(const char *s, size_t len);
+
+/* Hashing shared by joins, aggregation and bloom filters. */
+uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
+static inline uint64_t hash_u64(uint64_t x)
+{
+    x ^= x >> 33; x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33; x *= UINT64_C(0xc4ceb93fe66aa6b5);
+    x ^= x >> 33;
+    return x;
+}
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * funcs.h — the registry of scalar functions, operators, casts and
+ * aggregates: what the planner resolves names against, and what the
+ * executor runs. Like PostgreSQL's pg_proc/pg_operator/pg_cast/pg_aggregate,
+ * but tables in C (executor/funcs_*.c), with kernels generated per type.
+ *
+ * Operators are functions named by their symbol ("+", "=", "<>", "||",
+ * "~~" for LIKE, "~~*" for ILIKE, "!~~" NOT LIKE, "!~~*"); unary minus is
+ * "-" with one argument. The planner picks among candidates with
+ * PostgreSQL's rules (exact match, then implicit casts, preferred types,
+ * unknown literals) and wraps arguments in casts to the chosen signature,
+ * so a kernel always receives exactly its declared argument types.
+ *
+ * Kernels are called once per batch, never per row.
+ */
+#ifndef STRATA_EXECUTOR_FUNCS_H
+#define STRATA_EXECUTOR_FUNCS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "common/arena.h"
+#include "common/types.h"
+#include "common/vector.h"
+
+#define FUNC_MAX_ARGS 4
+
+/*
+ * Evaluation context handed to kernels: the batch's selection and count,
+ * and an arena for results that need memory (strings, numerics) that is
+ * reset per batch by the caller.
+ */
+typedef struct FuncCallCtx {
+    const uint16_t *sel;   /* active rows (NULL = 0..count) */
+    uint32_t count;
+    MemArena *arena;       /* per-batch scratch for string/numeric results */
+    SqlType result_type;   /* with typmod */
+} FuncCallCtx;
+
+/*
+ * A vectorised kernel: compute result rows for the active rows of args.
+ * Strict functions never see NULL inputs in active rows that matter: the
+ * caller computes the result validity (AND of argument validities) first
+ * and the kernel may compute garbage for NULL rows, but must not fault or
+ * raise on them (e.g. division: skip rows whose divisor is invalid).
+ * Raises errors (22003, 22012) after the loop, once per batch.
+ */
+typedef void (*FuncKernel)(const FuncCallCtx *ctx, Vector *const *args, Vector *result);
+
+typedef enum FuncFlags {
+    FUNC_STRICT = 1 << 0,     /* NULL in → NULL out (most functions) */
+    FUNC_VOLATILE = 1 << 1,   /* not constant-foldable (random, now is stable) */
+    FUNC_STABLE = 1 << 2,     /* constant within a statement (now()) */
+    FUNC_VARIADIC = 1 << 3,   /* last argtype repeats (concat) */
+} FuncFlags;
+
+struct FuncDesc {
+    const char *name;                 /* lower case; operator symbol for operators */
+    int nargs;
+    uint32_t argtypes[FUNC_MAX_ARGS]; /* TypeOids */
+    uint32_t rettype;
+    uint32_t flags;                   /* FuncFlags */
+    FuncKernel kernel;
+    uint32_t oid;                     /* stable id (PostgreSQL's pg_proc OID where one exists) */
+};
+
+typedef enum CastContext {
+    CAST_IMPLICIT = 'i',     /* applied silently in expressions */
+    CAST_ASSIGNMENT = 'a',   /* INSERT/UPDATE targets */
+    CAST_EXPLICIT = 'e',     /* only CAST()/:: */
+} CastContext;
+
+struct CastDesc {
+    uint32_t source;
+    uint32_t target;
+    char context;            /* CastContext */
+    /* Converts the active rows; result typmod (varchar(n), numeric(p,s))
+     * applied from ctx->result_type; raises 22P02/22003/22001 per PostgreSQL. */
+    FuncKernel kernel;
+};
+
+typedef struct FuncCandidates {
+    int count;
+    const FuncDesc *items[64];
+} FuncCandidates;
+
+/* All functions/operators of that name and arity (variadic ones match any
+ * arity ≥ their nargs - 1). */
+void exec_func_candidates(const char *name, int nargs, FuncCandidates *out);
+/* NULL when no cast exists. Same-type casts are not listed (no-op except
+ * typmod coercion, which the executor does with the "typmod" cast:
+ * exec_cast_lookup(t, t) returns a length/precision coercion for
+ * varchar/bpchar/numeric, NULL for others). */
+const CastDesc *exec_cast_lookup(uint32_t source, uint32_t target);
+
+/* Aggregates. Result types as PostgreSQL: count → int8; sum(int2/int4) →
+ * int8, sum(int8/numeric) → numeric, sum(float4) → float4, sum(float8) →
+ * float8; avg(int*/numeric) → numeric, avg(float*) → float8; min/max → arg type. */
+typedef enum AggKind {
+    AGG_COUNT_STAR,
+    AGG_COUNT,
+    AGG_SUM,
+    AGG_AVG,
+    AGG_MIN,
+    AGG_MAX,
+} AggKind;
+
+struct AggDesc {
+    const char *name;
+    AggKind kind;
+    uint32_t argtype;      /* TYPE_INVALID for count(*); count(any) accepts every type */
+    uint32_t rettype;
+};
+
+/* NULL when no aggregate of that name accepts argtype (after the planner's
+ * coercions: it tries exact, then implicit casts). */
+const AggDesc *exec_agg_lookup(const char *name, uint32_t argtype);
+bool exec_is_aggregate_name(const char *name);
+
+#endif

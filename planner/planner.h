@@ -1,0 +1,33 @@
+/*
+ * planner.h — from a parsed statement to an executable Plan.
+ *
+ * plan_statement binds names against the catalog, resolves types with
+ * PostgreSQL's rules, folds constants, pushes filters into scans, and emits
+ * a physical plan (planner/plan.h) cut into pipelines. Utility statements
+ * (CREATE/DROP TABLE, BEGIN/COMMIT, SET/SHOW, EXPLAIN) become plans too, so
+ * the protocol layer treats every statement alike.
+ */
+#ifndef STRATA_PLANNER_PLANNER_H
+#define STRATA_PLANNER_PLANNER_H
+
+#include "common/arena.h"
+#include "common/guc.h"
+#include "common/types.h"
+
+typedef struct Plan Plan;        /* planner/plan.h */
+typedef struct RawStmt RawStmt;  /* parser/ast.h */
+
+typedef struct PlanContext {
+    MemArena *arena;          /* the plan's lifetime (statement or query) */
+    const char *query_text;   /* whole text, for error positions */
+    GucSet *guc;              /* search_path etc. */
+    /* Parameter types from Parse: param_types[i] for $i+1, TYPE_INVALID (0) =
+     * infer. The planner may infer more parameters than given. */
+    const uint32_t *param_types;
+    int nparams;
+} PlanContext;
+
+/* Raises 42P01, 42703, 42702, 42883, 42804, 42601 ... with positions. */
+Plan *plan_statement(const PlanContext *ctx, const RawStmt *stmt);
+
+#endif
