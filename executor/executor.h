@@ -77,4 +77,10 @@ void exec_portal_command_tag(const ExecPortal *p, char *buf, size_t buf_size);
 /* Release resources held outside the arena (scans, locks). Idempotent. */
 void exec_portal_close(ExecPortal *p);
 
+/* Evaluate an expression that reads no columns (constant folding, LIMIT
+ * values, DEFAULTs) with the given parameters; strings in arena. Raises as
+ * the expression would at run time. */
+typedef struct Expr Expr;   /* planner/plan.h */
+void exec_eval_scalar(const Expr *e, const Value *params, int nparams, MemArena *arena, Value *out);
+
 #endif

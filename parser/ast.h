@@ -48,6 +48,7 @@ typedef enum NodeTag {
     T_VariableSetStmt,
     T_VariableShowStmt,
     T_ExplainStmt,
+    T_AlterRoleStmt,
 } NodeTag;
 
 typedef struct Node {
@@ -321,5 +322,13 @@ typedef struct ExplainStmt {
     bool analyze;
     bool verbose;
 } ExplainStmt;
+
+/* ALTER ROLE|USER name [WITH] PASSWORD 'x' | PASSWORD NULL (other options: later issue) */
+typedef struct AlterRoleStmt {
+    Node node;
+    const char *role;
+    const char *password;    /* NULL for PASSWORD NULL */
+    bool has_password;
+} AlterRoleStmt;
 
 #endif

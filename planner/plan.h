@@ -157,6 +157,7 @@ typedef enum UtilityKind {
     UTIL_RESET,      /* RESET name; name NULL = RESET ALL */
     UTIL_SHOW,       /* SHOW name: one text column named after the parameter */
     UTIL_EXPLAIN,    /* rows of text in explain_lines, column "QUERY PLAN" */
+    UTIL_ALTER_ROLE, /* role_name, password (NULL = remove) */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -182,6 +183,9 @@ typedef struct UtilityStmt {
     const char *name;
     const char *value;
     bool is_local;
+    /* ALTER ROLE */
+    const char *role_name;
+    const char *password;
     /* EXPLAIN */
     List *explain_lines;        /* const char * each */
 } UtilityStmt;

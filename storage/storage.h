@@ -97,4 +97,13 @@ void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *batch);
 /* Rows visible to txn (for EXPLAIN estimates and count(*) shortcuts). */
 uint64_t store_table_row_count(StoreTable *t, StoreTxn *txn);
 
+/* ---- roles ---- */
+/* The superuser "postgres" always exists. Copies the role's password
+ * verifier ("SCRAM-SHA-256$..." or "md5<32 hex>", "" = no password) into
+ * verifier; false when the role does not exist. */
+bool store_role_get(const char *name, bool *is_superuser, char *verifier, size_t verifier_size);
+/* Raises 42704 role "x" does not exist. verifier "" removes the password.
+ * Persisted in the data directory (survives restarts). */
+void store_role_set_password(const char *name, const char *verifier);
+
 #endif
