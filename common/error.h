@@ -79,6 +79,10 @@ void err_pop(ErrJmp *jmp);
 
 /* The error being handled (valid in the catch branch until the next raise). */
 const ErrorData *err_current(void);
+/* The recovery point is done with the current error: the next raise fills
+ * the slot afresh even from the same handler depth ("first error wins" ends).
+ * err_push and err_pop also end it; calling this is optional but explicit. */
+void err_clear(void);
 
 /*
  * Build-then-throw for errors with more than a message:

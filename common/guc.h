@@ -50,4 +50,19 @@ const char *guc_canonical_name(const char *name);
 int guc_extra_float_digits(const GucSet *g);
 const char *guc_search_path(const GucSet *g);
 
+/* A value from the startup packet (or -c at connection level): like
+ * guc_set, and it also becomes the value RESET returns to, as PostgreSQL. */
+void guc_set_startup(GucSet *g, const char *name, const char *value);
+/* Set by the server itself (is_superuser, session_authorization at login):
+ * validated but not subject to the SET rules; also the RESET value. */
+void guc_set_internal(GucSet *g, const char *name, const char *value);
+/* SHOW ALL: idx-th visible parameter in name order (PostgreSQL's hidden ones
+ * skipped); false past the end. g NULL = server defaults. */
+bool guc_at(const GucSet *g, int idx, const char **name, const char **value,
+            const char **description);
+/* Integer parameters in their base unit (ms for timeouts, kB for memory);
+ * raises 42704 for an unknown name. */
+int guc_get_int(const GucSet *g, const char *name);
+bool guc_get_bool(const GucSet *g, const char *name);
+
 #endif

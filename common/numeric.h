@@ -35,6 +35,8 @@
  * for type numeric: \"x\"") and 22003 ("numeric field overflow"). */
 StrRef numeric_in(const char *s, size_t len, int32_t typmod, MemArena *arena);
 void numeric_out(StrRef num, StrBuf *out);
+/* numeric_out's text in arena (no NUL counted in *len; NUL added). */
+char *numeric_format_arena(StrRef num, MemArena *arena, uint32_t *len);
 /* Round and check against numeric(p,s); raises 22003 with PostgreSQL's detail. */
 StrRef numeric_apply_typmod(StrRef num, int32_t typmod, MemArena *arena);
 

@@ -61,6 +61,19 @@ double typio_parse_float8(const char *s, size_t len);
 float typio_parse_float4(const char *s, size_t len);
 bool typio_parse_bool(const char *s, size_t len);
 
+/*
+ * varchar(n)/char(n) length coercion (typmod = n + 4; other types and
+ * typmod -1 pass through). Longer than n characters: trailing spaces are
+ * clipped silently; anything else raises 22001 "value too long for type
+ * character varying(n)" — unless is_explicit (a CAST), which truncates as
+ * PostgreSQL does. char(n) shorter than n is padded with spaces (allocated
+ * in arena); otherwise the result points into s.
+ */
+StrRef typio_char_typmod(SqlType t, const char *s, size_t len, bool is_explicit,
+                         MemArena *arena);
+/* Number of UTF-8 characters in s (length(), char(n) padding). */
+size_t typio_utf8_len(const char *s, size_t len);
+
 /* Hashing shared by joins, aggregation and bloom filters. */
 uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
 static inline uint64_t hash_u64(uint64_t x)

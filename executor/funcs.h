@@ -24,6 +24,11 @@
 
 #define FUNC_MAX_ARGS 4
 
+/* Same typedefs as planner/plan.h's forward declarations (C11 allows both). */
+typedef struct FuncDesc FuncDesc;
+typedef struct CastDesc CastDesc;
+typedef struct AggDesc AggDesc;
+
 /*
  * Evaluation context handed to kernels: the batch's selection and count,
  * and an arena for results that need memory (strings, numerics) that is
@@ -94,7 +99,8 @@ const CastDesc *exec_cast_lookup(uint32_t source, uint32_t target);
 
 /* Aggregates. Result types as PostgreSQL: count → int8; sum(int2/int4) →
  * int8, sum(int8/numeric) → numeric, sum(float4) → float4, sum(float8) →
- * float8; avg(int*/numeric) → numeric, avg(float*) → float8; min/max → arg type. */
+ * float8; avg(int2/int4/int8/numeric) → numeric,
+ * avg(float4/float8) → float8; min/max → arg type. */
 typedef enum AggKind {
     AGG_COUNT_STAR,
     AGG_COUNT,
@@ -115,5 +121,40 @@ struct AggDesc {
  * coercions: it tries exact, then implicit casts). */
 const AggDesc *exec_agg_lookup(const char *name, uint32_t argtype);
 bool exec_is_aggregate_name(const char *name);
+
+/* ---------- additions (funcs engineer) ---------- */
+
+/*
+ * The explicit form of a cast (CAST(x AS t), x::t): identical to
+ * exec_cast_lookup() except that a length coercion to varchar(n)/char(n)
+ * truncates silently instead of raising 22001, as PostgreSQL's
+ * isExplicit argument of varchar()/bpchar(). The planner stores this
+ * descriptor in EXPR_CAST for explicit casts. NULL when no cast exists at
+ * all (the caller checks the context: every listed cast is allowed
+ * explicitly).
+ */
+const CastDesc *exec_cast_lookup_explicit(uint32_t source, uint32_t target);
+
+/* Every registered function, for tests and EXPLAIN-style listings. */
+int exec_func_count(void);
+const FuncDesc *exec_func_at(int idx);
+
+/* version()'s text, PostgreSQL-shaped (also server_version's long form). */
+#define EXEC_VERSION_STRING \
+    "PostgreSQL 15.0 (Strata 0.1.0) on x86_64-pc-linux-gnu, compiled by gcc, 64-bit"
+
+/* Internal: each funcs_*.c contributes a table (registry built in funcs.c). */
+extern const FuncDesc exec__funcs_arith[];
+extern const int exec__funcs_arith_count;
+extern const FuncDesc exec__funcs_cmp[];
+extern const int exec__funcs_cmp_count;
+extern const FuncDesc exec__funcs_string[];
+extern const int exec__funcs_string_count;
+extern const FuncDesc exec__funcs_misc[];
+extern const int exec__funcs_misc_count;
+/* Casts: implicit/assignment table and its explicit twin (same order). */
+extern const CastDesc exec__casts[];
+extern const CastDesc exec__casts_explicit[];
+extern const int exec__casts_count;
 
 #endif

@@ -49,6 +49,8 @@ typedef enum NodeTag {
     T_VariableShowStmt,
     T_ExplainStmt,
     T_AlterRoleStmt,
+    /* added after the first interface commit (appended: values stay stable) */
+    T_SetToDefault,
 } NodeTag;
 
 typedef struct Node {
@@ -176,6 +178,13 @@ typedef struct FuncCall {
 typedef struct A_Star {
     Node node;
 } A_Star;
+
+/* DEFAULT as an item of INSERT ... VALUES (...): "use the column's default".
+ * The grammar accepts it in any VALUES list; the planner rejects it where
+ * PostgreSQL does ("DEFAULT is not allowed in this context"). */
+typedef struct SetToDefault {
+    Node node;
+} SetToDefault;
 
 /* ---------- clauses ---------- */
 

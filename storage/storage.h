@@ -106,4 +106,16 @@ bool store_role_get(const char *name, bool *is_superuser, char *verifier, size_t
  * Persisted in the data directory (survives restarts). */
 void store_role_set_password(const char *name, const char *verifier);
 
+/* ---- additions (storage engineer) ---- */
+/* The open data directory (NULL when closed). */
+const char *store_data_dir(void);
+/* Table by OID (plans cached across DDL can re-check theirs); NULL when absent. */
+StoreTable *store_table_lookup_oid(uint32_t oid);
+/* Whether t was dropped (a plan holding the pointer must re-plan). */
+bool store_table_is_dropped(const StoreTable *t);
+/* Row groups skipped so far by the scan's zone maps (EXPLAIN ANALYZE, tests). */
+uint64_t store_scan_groups_skipped(const StoreScan *scan);
+/* Create a role (42710 role "x" already exists); persisted like passwords. */
+void store_role_create(const char *name, bool is_superuser, const char *verifier);
+
 #endif

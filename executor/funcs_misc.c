@@ -1,0 +1,58 @@
+/*
+ * funcs_misc.c — functions without arguments: now(), current_date,
+ * current_timestamp, localtimestamp and version().
+ *
+ * now() and friends are FUNC_STABLE: the value is the transaction's start
+ * time (common/datetime.h's timestamp_now()), the same for every row and
+ * every call within the transaction, as PostgreSQL's. Strata has no
+ * timestamptz yet, so now()/current_timestamp return timestamp (without
+ * time zone) — a documented difference until timestamptz exists.
+ * version() returns a PostgreSQL-shaped string so tools that parse it
+ * (psql, drivers, ORMs) see a 15.x server.
+ */
+#include <string.h>
+#include "common/datetime.h"
+#include "common/types.h"
+#include "executor/funcs.h"
+#include "executor/kernels_template.h"
+
+static void fill_i64(const FuncCallCtx *ctx, Vector *result, int64_t v)
+{
+    int64_t *r = (int64_t *)result->data;
+    for (uint32_t i = 0; i < ctx->count; i++) r[ctx->sel ? ctx->sel[i] : i] = v;
+}
+
+static void k_now(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    (void)args;
+    fill_i64(ctx, result, timestamp_now());
+}
+
+static void k_current_date(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    (void)args;
+    int32_t d = date_from_timestamp(timestamp_now());
+    int32_t *r = (int32_t *)result->data;
+    for (uint32_t i = 0; i < ctx->count; i++) r[ctx->sel ? ctx->sel[i] : i] = d;
+}
+
+static void k_version(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    (void)args;
+    StrRef v = {EXEC_VERSION_STRING, (uint32_t)strlen(EXEC_VERSION_STRING)};
+    StrRef *r = (StrRef *)result->data;
+    for (uint32_t i = 0; i < ctx->count; i++) r[ctx->sel ? ctx->sel[i] : i] = v;
+}
+
+/* Functions PostgreSQL implements as SQL value functions (no pg_proc row)
+ * get ids from Strata's own range. */
+#define STRATA_OID_BASE 900000u
+
+const FuncDesc exec__funcs_misc[] = {
+    {"now", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_now, 1299},
+    {"current_timestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_now, STRATA_OID_BASE + 1},
+    {"localtimestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_now, STRATA_OID_BASE + 2},
+    {"current_date", 0, {0, 0, 0, 0}, TYPE_DATE, FUNC_STABLE, k_current_date, STRATA_OID_BASE + 3},
+    {"version", 0, {0, 0, 0, 0}, TYPE_TEXT, FUNC_STABLE, k_version, 89},
+};
+const int exec__funcs_misc_count = (int)(sizeof exec__funcs_misc / sizeof exec__funcs_misc[0]);

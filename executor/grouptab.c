@@ -1,0 +1,132 @@
+/*
+ * grouptab.c — a hash set of key tuples: the group table of hash
+ * aggregation, DISTINCT and the per-group sets of count(DISTINCT x).
+ *
+ * Layout: groups are numbered densely in creation order; their keys live in
+ * growable column stores (one per key column) and their hashes in ghash.
+ * The index is open addressing with linear probing over `slots` (group + 1,
+ * 0 = empty), kept at most half full and doubled before a batch could push
+ * it past that, so a batch never rehashes midway.
+ *
+ * Lookup is vectorised per batch (DuckDB's approach): hash every row column
+ * by column; then rounds of (probe the slot of every pending row → empty:
+ * create the group; hash equal: candidate) followed by a column-at-a-time
+ * key comparison of all candidates; mismatches move to the next slot and
+ * go round again. The type dispatch happens once per column per round,
+ * never per row.
+ */
+#define STRATA_EXECUTOR_INTERNAL
+#include "executor/exec_int.h"
+
+#include <string.h>
+#include "common/error.h"
+
+void exec__gt_init(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType *types)
+{
+    ERR_ASSERT(nkeys > 0);
+    memset(gt, 0, sizeof *gt);
+    gt->arena = arena;
+    gt->nkeys = nkeys;
+    gt->keys = MEM_NEW_ARRAY(arena, ExecColumn, nkeys);
+    for (int k = 0; k < nkeys; k++)
+        exec__col_init(&gt->keys[k], types[k], arena, 1024);
+    gt->ghash = mem_alloc(arena, 1024 * sizeof(uint64_t));
+    gt->nslots = 4096;
+    gt->slots = mem_calloc(arena, gt->nslots, sizeof(uint32_t));
+    gt->hash = mem_alloc(arena, VEC_CAPACITY * sizeof(uint64_t));
+    gt->slot = mem_alloc(arena, VEC_CAPACITY * sizeof(uint32_t));
+    gt->todo = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+    gt->todo2 = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+    gt->cmp_rows = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+    gt->cmp_i = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+    gt->cmp_g = mem_alloc(arena, VEC_CAPACITY * sizeof(uint32_t));
+    gt->eq = mem_alloc(arena, VEC_CAPACITY);
+    gt->newpos = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+    gt->newrows = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+}
+
+/* Room for n more groups: slots at most half full, group arrays sized. */
+static void gt_reserve(ExecGroupTable *gt, uint32_t n)
+{
+    uint64_t need = (uint64_t)gt->ngroups + n;
+    if (need * 2 > gt->nslots) {
+        uint64_t ns = gt->nslots;
+        while (need * 2 > ns)
+            ns *= 2;
+        if (ns > (UINT64_C(1) << 31))
+            err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many groups in one hash table");
+        uint32_t *slots = mem_calloc(gt->arena, (size_t)ns, sizeof(uint32_t));
+        uint32_t mask = (uint32_t)ns - 1;
+        for (uint32_t g = 0; g < gt->ngroups; g++) {
+            uint32_t s = (uint32_t)gt->ghash[g] & mask;
+            while (slots[s])
+                s = (s + 1) & mask;
+            slots[s] = g + 1;
+        }
+        gt->slots = slots;
+        gt->nslots = (uint32_t)ns;
+    }
+    uint32_t old_cap = gt->keys[0].cap;
+    for (int k = 0; k < gt->nkeys; k++)
+        exec__col_reserve(&gt->keys[k], gt->arena, n);
+    if (gt->keys[0].cap != old_cap)
+        gt->ghash = mem_realloc(gt->arena, gt->ghash, (size_t)old_cap * sizeof(uint64_t),
+                                (size_t)gt->keys[0].cap * sizeof(uint64_t));
+}
+
+uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t *sel, uint32_t n,
+                         uint32_t *group_of)
+{
+    gt_reserve(gt, n);
+    const uint16_t *rows = sel ? sel : exec__identity_sel;
+    for (int k = 0; k < gt->nkeys; k++)
+        exec__hash_vector(keys[k], sel, n, gt->hash, k == 0);
+    uint32_t mask = gt->nslots - 1;
+    for (uint32_t i = 0; i < n; i++) {
+        gt->slot[i] = (uint32_t)gt->hash[i] & mask;
+        gt->todo[i] = (uint16_t)i;
+    }
+    uint32_t ntodo = n, nnew = 0;
+    uint16_t *todo = gt->todo, *todo2 = gt->todo2;
+    while (ntodo > 0) {
+        uint32_t ncmp = 0, nnext = 0, round_new = 0;
+        for (uint32_t t = 0; t < ntodo; t++) {
+            uint32_t i = todo[t], s = gt->slot[i], g1 = gt->slots[s];
+            if (g1 == 0) {
+                uint32_t g = gt->ngroups++;
+                gt->slots[s] = g + 1;
+                gt->ghash[g] = gt->hash[i];
+                group_of[i] = g;
+                gt->newpos[nnew + round_new] = (uint16_t)i;
+                gt->newrows[round_new++] = rows[i];
+            } else if (gt->ghash[g1 - 1] == gt->hash[i]) {
+                gt->cmp_i[ncmp] = (uint16_t)i;
+                gt->cmp_rows[ncmp] = rows[i];
+                gt->cmp_g[ncmp++] = g1 - 1;
+            } else {
+                gt->slot[i] = (s + 1) & mask;
+                todo2[nnext++] = (uint16_t)i;
+            }
+        }
+        for (int k = 0; k < gt->nkeys; k++)
+            exec__col_append(&gt->keys[k], gt->arena, keys[k], gt->newrows, round_new);
+        nnew += round_new;
+        memset(gt->eq, 1, ncmp);
+        for (int k = 0; k < gt->nkeys; k++)
+            exec__eq_column(keys[k], gt->cmp_rows, &gt->keys[k], gt->cmp_g, ncmp, true, gt->eq);
+        for (uint32_t j = 0; j < ncmp; j++) {
+            uint32_t i = gt->cmp_i[j];
+            if (gt->eq[j]) {
+                group_of[i] = gt->cmp_g[j];
+            } else {
+                gt->slot[i] = (gt->slot[i] + 1) & mask;
+                todo2[nnext++] = (uint16_t)i;
+            }
+        }
+        uint16_t *tmp = todo;
+        todo = todo2;
+        todo2 = tmp;
+        ntodo = nnext;
+    }
+    return nnew;
+}

@@ -1,0 +1,509 @@
+/*
+ * op_agg.c — hash aggregation: a pipeline sink that groups its input and,
+ * once finalised, the source of the next pipeline.
+ *
+ * Per input batch: evaluate the grouping expressions, find or create each
+ * row's group in the group table (grouptab.c, vectorised lookup), then run
+ * one update loop per aggregate over (row, group) pairs. The loop is
+ * chosen once per batch by the aggregate's state kind and argument type:
+ *
+ *   count(*) / count(x)          int64 counter
+ *   sum(int2/int4)               int64 sum + count  → int8
+ *   sum(int8), avg(int2/4/8)     exact int128 sum + count → numeric
+ *   sum(float4)                  float4 sum; sum/avg(float8), avg(float4): float8
+ *   sum/avg(numeric)             per-group numeric buffer (numeric_add)
+ *   min/max                      per-group value (strings copied into a
+ *                                per-group buffer grown geometrically)
+ *
+ * NULL arguments are skipped branch-free where the state is arithmetic
+ * (add `x & -valid`). With DISTINCT, each aggregate keeps a set of
+ * (group, value) pairs (another group table) and only first occurrences
+ * reach the update loop. With no GROUP BY there is exactly one group, so
+ * no input still yields one row (count 0, other aggregates NULL).
+ *
+ * The update loops scatter into per-group arrays (state[group[i]] += x),
+ * which GCC does not vectorise (it reports "not vectorized: not suitable
+ * for scatter store" with -fopt-info-vec-missed); the no-GROUP-BY case is
+ * the same loop with every group index 0. State arrays grow geometrically
+ * with the number of groups; nothing is allocated per row except numeric
+ * sums, whose intermediate results go to the batch scratch arena.
+ */
+#define STRATA_EXECUTOR_INTERNAL
+#include "executor/exec_int.h"
+
+#include <math.h>
+#include <string.h>
+#include "common/error.h"
+#include "common/numeric.h"
+
+typedef enum AggStateKind {
+    AS_COUNT, AS_SUM_I64, AS_SUM_I128, AS_SUM_F32, AS_SUM_F64, AS_NUMERIC, AS_MINMAX,
+} AggStateKind;
+
+typedef struct AggSlot {
+    const AggCall *call;
+    AggKind kind;
+    AggStateKind sk;
+    PhysType arg_phys;
+    SqlType arg_type;
+    ExprProg *arg;
+    int64_t *cnt;
+    int64_t *i64;
+    int128_t *i128;
+    float *f32;
+    double *f64;
+    uint8_t *mm;          /* min/max values, elem bytes each */
+    uint32_t elem;
+    char **buf;           /* strings/numerics per group */
+    uint32_t *buf_len, *buf_cap;
+    ExecGroupTable *dset; /* DISTINCT: (group, value) pairs */
+    Vector gvec;          /* DISTINCT: group ids at row positions */
+    uint32_t *dgroup;
+    uint16_t *drows;
+    uint32_t *dgrp;
+} AggSlot;
+
+typedef struct AggState {
+    int ngroups_keys;
+    ExprProg **keys;
+    Vector **keyvec;
+    ExecGroupTable gt;
+    int naggs;
+    AggSlot *aggs;
+    uint32_t cap;         /* groups the state arrays can hold */
+    uint32_t *grp;        /* group of the i-th active row */
+    MemArena *scratch;
+    /* output */
+    uint32_t ngroups_out, pos;
+    Batch *out;
+    MemArena *out_scratch;
+} AggState;
+
+/* ---------- state arrays ---------- */
+
+static void *grow(MemArena *a, void *p, size_t elem, uint32_t old_cap, uint32_t cap)
+{
+    if (p == NULL)
+        return NULL;
+    uint8_t *np = mem_realloc(a, p, elem * old_cap, elem * cap);
+    memset(np + elem * old_cap, 0, elem * (cap - old_cap));
+    return np;
+}
+
+static void slot_alloc(AggSlot *s, MemArena *a, uint32_t cap)
+{
+    s->cnt = mem_calloc(a, cap, sizeof(int64_t));
+    switch (s->sk) {
+    case AS_SUM_I64: s->i64 = mem_calloc(a, cap, sizeof(int64_t)); break;
+    case AS_SUM_I128: s->i128 = mem_calloc(a, cap, sizeof(int128_t)); break;
+    case AS_SUM_F32: s->f32 = mem_calloc(a, cap, sizeof(float)); break;
+    case AS_SUM_F64: s->f64 = mem_calloc(a, cap, sizeof(double)); break;
+    case AS_MINMAX: s->mm = mem_calloc(a, cap, s->elem); break;
+    default: break;
+    }
+    if (s->sk == AS_NUMERIC || (s->sk == AS_MINMAX && s->arg_phys == PHYS_STR)) {
+        s->buf = mem_calloc(a, cap, sizeof(char *));
+        s->buf_len = mem_calloc(a, cap, sizeof(uint32_t));
+        s->buf_cap = mem_calloc(a, cap, sizeof(uint32_t));
+    }
+}
+
+static void agg_reserve(AggState *st, MemArena *a, uint32_t ngroups)
+{
+    if (ngroups <= st->cap)
+        return;
+    uint32_t cap = st->cap;
+    while (cap < ngroups)
+        cap *= 2;
+    for (int i = 0; i < st->naggs; i++) {
+        AggSlot *s = &st->aggs[i];
+        s->cnt = grow(a, s->cnt, sizeof(int64_t), st->cap, cap);
+        s->i64 = grow(a, s->i64, sizeof(int64_t), st->cap, cap);
+        s->i128 = grow(a, s->i128, sizeof(int128_t), st->cap, cap);
+        s->f32 = grow(a, s->f32, sizeof(float), st->cap, cap);
+        s->f64 = grow(a, s->f64, sizeof(double), st->cap, cap);
+        s->mm = grow(a, s->mm, s->elem, st->cap, cap);
+        s->buf = grow(a, s->buf, sizeof(char *), st->cap, cap);
+        s->buf_len = grow(a, s->buf_len, sizeof(uint32_t), st->cap, cap);
+        s->buf_cap = grow(a, s->buf_cap, sizeof(uint32_t), st->cap, cap);
+    }
+    st->cap = cap;
+}
+
+/* Keep a copy of v as group g's string (buffer grown geometrically). */
+static void buf_store(AggSlot *s, MemArena *a, uint32_t g, StrRef v)
+{
+    if (v.len > s->buf_cap[g]) {
+        uint32_t cap = s->buf_cap[g] ? s->buf_cap[g] * 2 : 16;
+        while (cap < v.len)
+            cap *= 2;
+        s->buf[g] = mem_alloc(a, cap);
+        s->buf_cap[g] = cap;
+    }
+    if (v.len)
+        memcpy(s->buf[g], v.ptr, v.len);
+    s->buf_len[g] = v.len;
+}
+
+static StrRef buf_get(const AggSlot *s, uint32_t g)
+{
+    return (StrRef){s->buf[g], s->buf_len[g]};
+}
+
+/* ---------- update loops ---------- */
+
+static void upd_count(AggSlot *s, const Vector *v, const uint16_t *rows, const uint32_t *grp, uint32_t n)
+{
+    int64_t *restrict cnt = s->cnt;
+    if (v == NULL || (v->validity == NULL)) {
+        for (uint32_t i = 0; i < n; i++)
+            cnt[grp[i]]++;
+        return;
+    }
+    const uint64_t *vb = v->validity;
+    uint32_t m = exec__mask(v);
+    for (uint32_t i = 0; i < n; i++)
+        cnt[grp[i]] += (int64_t)exec__bit(vb, rows[i] & m);
+}
+
+#define SUM_INT_LOOP(ACC, CT, AT)                                                  \
+    {                                                                              \
+        const CT *d = v->data;                                                     \
+        for (uint32_t i = 0; i < n; i++) {                                         \
+            uint32_t r = rows[i] & m;                                              \
+            int64_t ok = (int64_t)exec__bit(vb, r);                                \
+            ACC[grp[i]] += (AT)d[r] & -(AT)ok;                                     \
+            cnt[grp[i]] += ok;                                                     \
+        }                                                                          \
+    }
+
+static void upd_sum_int(AggSlot *s, const Vector *v, const uint16_t *rows, const uint32_t *grp, uint32_t n)
+{
+    const uint64_t *vb = exec__validity(v);
+    uint32_t m = exec__mask(v);
+    int64_t *restrict cnt = s->cnt;
+    if (s->sk == AS_SUM_I64) {
+        int64_t *restrict acc = s->i64;
+        switch (s->arg_phys) {
+        case PHYS_I16: SUM_INT_LOOP(acc, int16_t, int64_t) break;
+        case PHYS_I32: SUM_INT_LOOP(acc, int32_t, int64_t) break;
+        default: SUM_INT_LOOP(acc, int64_t, int64_t) break;
+        }
+    } else {
+        int128_t *restrict acc = s->i128;
+        switch (s->arg_phys) {
+        case PHYS_I16: SUM_INT_LOOP(acc, int16_t, int128_t) break;
+        case PHYS_I32: SUM_INT_LOOP(acc, int32_t, int128_t) break;
+        default: SUM_INT_LOOP(acc, int64_t, int128_t) break;
+        }
+    }
+}
+
+#define SUM_FLT_LOOP(ACC, CT, AT)                                                  \
+    {                                                                              \
+        const CT *d = v->data;                                                     \
+        for (uint32_t i = 0; i < n; i++) {                                         \
+            uint32_t r = rows[i] & m;                                              \
+            bool ok = exec__bit(vb, r);                                            \
+            ACC[grp[i]] += ok ? (AT)d[r] : (AT)0;                                  \
+            cnt[grp[i]] += ok;                                                     \
+        }                                                                          \
+    }
+
+static void upd_sum_flt(AggSlot *s, const Vector *v, const uint16_t *rows, const uint32_t *grp, uint32_t n)
+{
+    const uint64_t *vb = exec__validity(v);
+    uint32_t m = exec__mask(v);
+    int64_t *restrict cnt = s->cnt;
+    if (s->sk == AS_SUM_F32) {
+        float *restrict acc = s->f32;
+        SUM_FLT_LOOP(acc, float, float)
+    } else if (s->arg_phys == PHYS_F32) {
+        double *restrict acc = s->f64;
+        SUM_FLT_LOOP(acc, float, double)
+    } else {
+        double *restrict acc = s->f64;
+        SUM_FLT_LOOP(acc, double, double)
+    }
+}
+
+static void upd_numeric(AggSlot *s, MemArena *qa, MemArena *scratch, const Vector *v, const uint16_t *rows,
+                        const uint32_t *grp, uint32_t n)
+{
+    const uint64_t *vb = exec__validity(v);
+    uint32_t m = exec__mask(v);
+    const StrRef *d = v->data;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = rows[i] & m, g = grp[i];
+        if (!exec__bit(vb, r))
+            continue;
+        StrRef x = s->cnt[g] ? numeric_add(buf_get(s, g), d[r], scratch) : d[r];
+        buf_store(s, qa, g, x);
+        s->cnt[g]++;
+    }
+}
+
+static inline bool flt_less(double a, double b) { return !isnan(a) && (isnan(b) || a < b); }
+
+static int str_cmp(SqlType t, StrRef a, StrRef b)
+{
+    if (t.oid == TYPE_NUMERIC)
+        return numeric_cmp(a, b);
+    if (t.oid == TYPE_BPCHAR) {
+        while (a.len && a.ptr[a.len - 1] == ' ') a.len--;
+        while (b.len && b.ptr[b.len - 1] == ' ') b.len--;
+    }
+    uint32_t l = a.len < b.len ? a.len : b.len;
+    int c = l ? memcmp(a.ptr, b.ptr, l) : 0;
+    return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+#define MM_LOOP(CT, LESS)                                                           \
+    {                                                                               \
+        const CT *d = v->data;                                                      \
+        CT *acc = (CT *)s->mm;                                                      \
+        for (uint32_t i = 0; i < n; i++) {                                          \
+            uint32_t r = rows[i] & m, g = grp[i];                                   \
+            if (!exec__bit(vb, r))                                                  \
+                continue;                                                           \
+            CT x = d[r];                                                            \
+            if (s->cnt[g] == 0 || (is_min ? LESS(x, acc[g]) : LESS(acc[g], x)))    \
+                acc[g] = x;                                                         \
+            s->cnt[g]++;                                                            \
+        }                                                                           \
+    }
+#define PLAIN_LESS(a, b) ((a) < (b))
+
+static void upd_minmax(AggSlot *s, MemArena *qa, const Vector *v, const uint16_t *rows, const uint32_t *grp,
+                       uint32_t n)
+{
+    const uint64_t *vb = exec__validity(v);
+    uint32_t m = exec__mask(v);
+    bool is_min = s->kind == AGG_MIN;
+    switch (s->arg_phys) {
+    case PHYS_BOOL: MM_LOOP(uint8_t, PLAIN_LESS) break;
+    case PHYS_I16: MM_LOOP(int16_t, PLAIN_LESS) break;
+    case PHYS_I32: MM_LOOP(int32_t, PLAIN_LESS) break;
+    case PHYS_I64: MM_LOOP(int64_t, PLAIN_LESS) break;
+    case PHYS_F32: MM_LOOP(float, flt_less) break;
+    case PHYS_F64: MM_LOOP(double, flt_less) break;
+    case PHYS_STR: {
+        const StrRef *d = v->data;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t r = rows[i] & m, g = grp[i];
+            if (!exec__bit(vb, r))
+                continue;
+            int c = s->cnt[g] ? str_cmp(s->arg_type, d[r], buf_get(s, g)) : 0;
+            if (s->cnt[g] == 0 || (is_min ? c < 0 : c > 0))
+                buf_store(s, qa, g, d[r]);
+            s->cnt[g]++;
+        }
+        break;
+    }
+    }
+}
+
+/* DISTINCT: keep only the first (group, value) occurrences. */
+static uint32_t distinct_filter(AggSlot *s, const Vector *v, const uint16_t **rows, const uint32_t **grp, uint32_t n)
+{
+    int64_t *g = s->gvec.data;
+    for (uint32_t i = 0; i < n; i++)
+        g[(*rows)[i]] = (int64_t)(*grp)[i];
+    Vector *keys[2] = {&s->gvec, (Vector *)v};
+    uint32_t nnew = exec__gt_lookup(s->dset, keys, *rows, n, s->dgroup);
+    for (uint32_t j = 0; j < nnew; j++) {
+        uint32_t i = s->dset->newpos[j];
+        s->drows[j] = (*rows)[i];
+        s->dgrp[j] = (*grp)[i];
+    }
+    *rows = s->drows;
+    *grp = s->dgrp;
+    return nnew;
+}
+
+static void agg_update(AggState *st, AggSlot *s, MemArena *qa, const Batch *in)
+{
+    const Vector *v = s->arg ? exec__expr_eval(s->arg, in, in->sel, in->count) : NULL;
+    const uint16_t *rows = in->sel ? in->sel : exec__identity_sel;
+    const uint32_t *grp = st->grp;
+    uint32_t n = in->count;
+    if (s->dset)
+        n = distinct_filter(s, v, &rows, &grp, n);
+    switch (s->sk) {
+    case AS_COUNT: upd_count(s, v, rows, grp, n); break;
+    case AS_SUM_I64: case AS_SUM_I128: upd_sum_int(s, v, rows, grp, n); break;
+    case AS_SUM_F32: case AS_SUM_F64: upd_sum_flt(s, v, rows, grp, n); break;
+    case AS_NUMERIC: upd_numeric(s, qa, st->scratch, v, rows, grp, n); break;
+    case AS_MINMAX: upd_minmax(s, qa, v, rows, grp, n); break;
+    }
+}
+
+static void agg_sink(ExecOp *op, Batch *in)
+{
+    AggState *st = op->state;
+    MemArena *qa = op->q->arena;
+    mem_arena_reset(st->scratch);
+    if (st->ngroups_keys > 0) {
+        for (int k = 0; k < st->ngroups_keys; k++)
+            st->keyvec[k] = exec__expr_eval(st->keys[k], in, in->sel, in->count);
+        exec__gt_lookup(&st->gt, st->keyvec, in->sel, in->count, st->grp);
+        agg_reserve(st, qa, st->gt.ngroups);
+    }
+    for (int a = 0; a < st->naggs; a++)
+        agg_update(st, &st->aggs[a], qa, in);
+}
+
+/* ---------- results ---------- */
+
+static void set_null(Vector *v, uint32_t row)
+{
+    vec_set_null(v, row);
+}
+
+static void agg_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, MemArena *a)
+{
+    int64_t c = s->cnt[g];
+    if (s->sk != AS_COUNT && c == 0) {
+        set_null(out, row);
+        return;
+    }
+    Value v = {.is_null = false};
+    bool avg = s->kind == AGG_AVG;
+    switch (s->sk) {
+    case AS_COUNT: v.u.i64 = c; break;
+    case AS_SUM_I64: v.u.i64 = s->i64[g]; break;
+    case AS_SUM_I128: {
+        StrRef sum = numeric_from_int128(s->i128[g], 0, a);
+        v.u.str = avg ? numeric_div_int64(sum, c, a) : sum;
+        break;
+    }
+    case AS_SUM_F32: v.u.f32 = s->f32[g]; break;
+    case AS_SUM_F64: v.u.f64 = avg ? s->f64[g] / (double)c : s->f64[g]; break;
+    case AS_NUMERIC: v.u.str = avg ? numeric_div_int64(buf_get(s, g), c, a) : buf_get(s, g); break;
+    case AS_MINMAX:
+        switch (s->arg_phys) {
+        case PHYS_BOOL: v.u.b = s->mm[g] != 0; break;
+        case PHYS_I16: v.u.i16 = ((int16_t *)s->mm)[g]; break;
+        case PHYS_I32: v.u.i32 = ((int32_t *)s->mm)[g]; break;
+        case PHYS_I64: v.u.i64 = ((int64_t *)s->mm)[g]; break;
+        case PHYS_F32: v.u.f32 = ((float *)s->mm)[g]; break;
+        case PHYS_F64: v.u.f64 = ((double *)s->mm)[g]; break;
+        case PHYS_STR: v.u.str = buf_get(s, g); break;
+        }
+        break;
+    }
+    vec_set_value(out, row, &v);
+}
+
+static void agg_finalize(ExecOp *op)
+{
+    AggState *st = op->state;
+    st->ngroups_out = st->ngroups_keys > 0 ? st->gt.ngroups : 1;
+    st->pos = 0;
+}
+
+static bool agg_next(ExecOp *op, Batch **out)
+{
+    AggState *st = op->state;
+    if (st->pos >= st->ngroups_out)
+        return false;
+    err_check_interrupts();
+    mem_arena_reset(st->out_scratch);
+    uint32_t n = st->ngroups_out - st->pos;
+    if (n > VEC_CAPACITY)
+        n = VEC_CAPACITY;
+    Batch *b = st->out;
+    for (int k = 0; k < st->ngroups_keys; k++)
+        exec__col_view(&st->gt.keys[k], st->pos, &b->cols[k]);
+    for (int a = 0; a < st->naggs; a++) {
+        Vector *v = &b->cols[st->ngroups_keys + a];
+        v->validity = NULL;
+        v->is_const = false;
+        for (uint32_t i = 0; i < n; i++)
+            agg_result(&st->aggs[a], st->pos + i, v, i, st->out_scratch);
+    }
+    b->count = n;
+    b->sel = NULL;
+    st->pos += n;
+    *out = b;
+    return true;
+}
+
+/* ---------- init ---------- */
+
+static AggStateKind state_kind(const AggCall *c, PhysType p)
+{
+    switch (c->agg->kind) {
+    case AGG_COUNT_STAR: case AGG_COUNT: return AS_COUNT;
+    case AGG_MIN: case AGG_MAX: return AS_MINMAX;
+    case AGG_SUM: case AGG_AVG:
+        switch (p) {
+        case PHYS_I16: case PHYS_I32:
+            return c->agg->kind == AGG_SUM ? AS_SUM_I64 : AS_SUM_I128;
+        case PHYS_I64: return AS_SUM_I128;
+        case PHYS_F32: return c->agg->kind == AGG_SUM ? AS_SUM_F32 : AS_SUM_F64;
+        case PHYS_F64: return AS_SUM_F64;
+        case PHYS_STR:
+            if (c->arg->type.oid == TYPE_NUMERIC)
+                return AS_NUMERIC;
+            break;
+        default: break;
+        }
+        break;
+    }
+    err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "aggregate %s is not supported for this argument type",
+              c->agg->name);
+}
+
+static void slot_init(ExecQuery *q, AggState *st, AggSlot *s, const AggCall *c)
+{
+    s->call = c;
+    s->kind = c->agg->kind;
+    if (c->arg) {
+        s->arg_type = c->arg->type;
+        s->arg_phys = type_phys(c->arg->type);
+        s->arg = exec__expr_compile(q, c->arg, st->scratch);
+    }
+    s->elem = (uint32_t)phys_size(s->arg_phys);
+    s->sk = state_kind(c, s->arg_phys);
+    slot_alloc(s, q->arena, st->cap);
+    if (c->distinct && c->arg) {
+        SqlType types[2] = {SQLTYPE(TYPE_INT8), c->arg->type};
+        s->dset = MEM_NEW(q->arena, ExecGroupTable);
+        exec__gt_init(s->dset, q->arena, 2, types);
+        vec_init(&s->gvec, SQLTYPE(TYPE_INT8), q->arena);
+        s->dgroup = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint32_t));
+        s->drows = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
+        s->dgrp = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint32_t));
+    }
+}
+
+ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
+{
+    ExecOp *op = exec__op_new(q, n, sizeof(AggState));
+    AggState *st = op->state;
+    st->scratch = exec__scratch_create(q);
+    st->out_scratch = exec__scratch_create(q);
+    st->ngroups_keys = n->ngroups;
+    st->naggs = n->naggs;
+    st->cap = n->ngroups > 0 ? 1024 : 1;
+    st->grp = mem_calloc(q->arena, VEC_CAPACITY, sizeof(uint32_t)); /* all 0: the single group */
+    if (n->ngroups > 0) {
+        st->keys = MEM_NEW_ARRAY(q->arena, ExprProg *, n->ngroups);
+        st->keyvec = MEM_NEW_ARRAY(q->arena, Vector *, n->ngroups);
+        SqlType *types = MEM_NEW_ARRAY(q->arena, SqlType, n->ngroups);
+        for (int k = 0; k < n->ngroups; k++) {
+            st->keys[k] = exec__expr_compile(q, n->group_exprs[k], st->scratch);
+            types[k] = n->group_exprs[k]->type;
+        }
+        exec__gt_init(&st->gt, q->arena, n->ngroups, types);
+    }
+    st->aggs = MEM_NEW_ARRAY(q->arena, AggSlot, n->naggs > 0 ? n->naggs : 1);
+    for (int a = 0; a < n->naggs; a++)
+        slot_init(q, st, &st->aggs[a], &n->aggs[a]);
+    st->out = exec__batch_new(q, n->ncols, n->col_types);
+    op->sink = agg_sink;
+    op->finalize = agg_finalize;
+    op->next = agg_next;
+    return op;
+}

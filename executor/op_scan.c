@@ -1,0 +1,139 @@
+/*
+ * op_scan.c — the scan source: batches of a table's chosen columns from
+ * storage, with the plan's scan_filter applied as a selection vector.
+ *
+ * Simple conjuncts of the filter (`col op const`, `col IS NULL`) are also
+ * handed to storage as StoreZoneFilter hints so it can skip whole chunks;
+ * they are hints only, the filter still runs on every row returned.
+ * Vectors may point into storage memory (zero copy) until the next batch.
+ */
+#define STRATA_EXECUTOR_INTERNAL
+#include "executor/exec_int.h"
+
+#include <string.h>
+#include "common/error.h"
+
+#define SCAN_MAX_ZONE 16
+
+typedef struct ScanState {
+    StoreScan *scan;
+    Batch *batch;
+    ExprProg *filter;
+    MemArena *scratch;
+    uint16_t *sel;
+} ScanState;
+
+static bool cmp_from_name(const char *name, StoreCmp *out)
+{
+    static const struct { const char *name; StoreCmp cmp; } ops[] = {
+        {"=", STORE_EQ}, {"<", STORE_LT}, {"<=", STORE_LE}, {">", STORE_GT}, {">=", STORE_GE},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (strcmp(name, ops[i].name) == 0) {
+            *out = ops[i].cmp;
+            return true;
+        }
+    }
+    return false;
+}
+
+static StoreCmp cmp_flip(StoreCmp c)
+{
+    switch (c) {
+    case STORE_LT: return STORE_GT;
+    case STORE_LE: return STORE_GE;
+    case STORE_GT: return STORE_LT;
+    case STORE_GE: return STORE_LE;
+    default: return c;
+    }
+}
+
+/* Collect `col op const` conjuncts whose constant has the column's type. */
+static void zone_collect(const PlanNode *n, const Expr *e, StoreZoneFilter *out, int *nf)
+{
+    if (*nf >= SCAN_MAX_ZONE)
+        return;
+    if (e->kind == EXPR_AND) {
+        for (int i = 0; i < e->nargs; i++)
+            zone_collect(n, e->args[i], out, nf);
+        return;
+    }
+    if (e->kind == EXPR_IS_NULL && e->args[0]->kind == EXPR_COLUMN) {
+        out[*nf] = (StoreZoneFilter){.column = e->args[0]->index, .cmp = STORE_IS_NULL};
+        out[*nf].value.is_null = true;
+        (*nf)++;
+        return;
+    }
+    StoreCmp cmp;
+    if (e->kind != EXPR_FUNC || e->nargs != 2 || e->func == NULL || !cmp_from_name(e->func->name, &cmp))
+        return;
+    const Expr *a = e->args[0], *b = e->args[1];
+    if (a->kind == EXPR_CONST && b->kind == EXPR_COLUMN) {
+        const Expr *t = a;
+        a = b;
+        b = t;
+        cmp = cmp_flip(cmp);
+    }
+    if (a->kind != EXPR_COLUMN || b->kind != EXPR_CONST || b->value.is_null)
+        return;
+    if (a->index < 0 || a->index >= n->ncols || n->col_types[a->index].oid != b->type.oid)
+        return;
+    out[*nf] = (StoreZoneFilter){.column = a->index, .cmp = cmp, .value = b->value};
+    (*nf)++;
+}
+
+static bool scan_next(ExecOp *op, Batch **out)
+{
+    ScanState *st = op->state;
+    for (;;) {
+        err_check_interrupts();
+        st->batch->sel = NULL;
+        if (!store_scan_next(st->scan, st->batch))
+            return false;
+        st->batch->sel = NULL;
+        if (st->filter == NULL || st->batch->count == 0)
+            break;
+        mem_arena_reset(st->scratch);
+        uint32_t n = st->batch->count;
+        Vector *pred = exec__expr_eval(st->filter, st->batch, NULL, n);
+        uint32_t k = exec__select_true(pred, NULL, n, st->sel);
+        if (k == 0)
+            continue;
+        if (k < n) {
+            st->batch->sel = st->sel;
+            st->batch->count = k;
+        }
+        break;
+    }
+    *out = st->batch;
+    return true;
+}
+
+static void scan_close(ExecOp *op)
+{
+    ScanState *st = op->state;
+    if (st->scan) {
+        StoreScan *s = st->scan;
+        st->scan = NULL;
+        store_scan_end(s);
+    }
+}
+
+ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
+{
+    ExecOp *op = exec__op_new(q, n, sizeof(ScanState));
+    ScanState *st = op->state;
+    st->batch = exec__batch_new(q, n->ncols, n->col_types);
+    StoreZoneFilter zf[SCAN_MAX_ZONE];
+    int nf = 0;
+    if (n->scan_filter) {
+        st->scratch = exec__scratch_create(q);
+        st->filter = exec__expr_compile(q, n->scan_filter, st->scratch);
+        st->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
+        zone_collect(n, n->scan_filter, zf, &nf);
+    }
+    st->scan = store_scan_begin(n->table, q->txn, n->ncols, n->scan_cols, nf, nf ? zf : NULL, q->arena);
+    op->next = scan_next;
+    op->close = scan_close;
+    return op;
+}

@@ -1,0 +1,234 @@
+/*
+ * portal.c — a plan bound to parameters and running: what the protocol's
+ * Execute drives, with suspension after max_rows rows.
+ *
+ * Creating a portal checks the session's transaction state (25P02 in a
+ * failed block), opens the implicit transaction if none is open, and
+ * builds the operators (all buffers allocated now, in the portal's arena).
+ * Running pushes batches to the caller's sink. When a batch would pass
+ * max_rows, the first rows go out and the portal remembers the rest of that
+ * batch (a view: the pipeline is not advanced while suspended, so the
+ * vectors stay valid); the next run sends them before pulling more.
+ *
+ * Errors: an error raised while building or running closes the portal
+ * (scans ended, scratch arenas freed) before it propagates, so the caller
+ * only has to destroy the arena and call exec_session_abort().
+ */
+#define STRATA_EXECUTOR_INTERNAL
+#include "executor/exec_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/error.h"
+
+struct ExecPortal {
+    ExecSession *s;
+    const Plan *plan;
+    MemArena *arena;
+    ExecQuery q;
+    ExecPlanRun *run;
+    bool done, closed;
+    uint64_t nrows;
+    char tag[64];
+    /* output */
+    const ExecSink *sink;
+    uint64_t budget;           /* rows still allowed in this run */
+    Batch *flat;               /* constant columns flattened for the sink */
+    Batch *pending;            /* rows of a batch not yet sent (suspended) */
+    uint32_t pending_off;
+    Batch view;
+    /* utility statements */
+    bool util_ran;
+    ExecUtilRows util;
+    int util_pos;
+    Batch *util_batch;
+};
+
+static bool is_txn_end(const Plan *plan)
+{
+    return plan->kind == PLAN_STMT_UTILITY && plan->utility &&
+           (plan->utility->kind == UTIL_COMMIT || plan->utility->kind == UTIL_ROLLBACK);
+}
+
+static void portal_release(ExecPortal *p)
+{
+    if (p->closed)
+        return;
+    p->closed = true;
+    if (p->run)
+        exec__plan_close(p->run);
+    for (int i = 0; i < p->q.nscratch; i++)
+        mem_arena_destroy(p->q.scratch[i]);
+    p->q.nscratch = 0;
+}
+
+ExecPortal *exec_portal_create(ExecSession *s, const Plan *plan, const Value *params, int nparams,
+                               MemArena *arena)
+{
+    if (s->failed && !is_txn_end(plan))
+        err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+    if (!s->failed)
+        exec__txn_ensure(s);
+    ExecPortal *p = MEM_NEW(arena, ExecPortal);
+    p->s = s;
+    p->plan = plan;
+    p->arena = arena;
+    p->q.arena = arena;
+    p->q.txn = s->txn;
+    p->q.params = params;
+    p->q.nparams = nparams;
+    if (plan->kind == PLAN_STMT_UTILITY)
+        return p;
+    ERR_ASSERT(plan->root != NULL);
+    p->run = exec__plan_new(&p->q);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        exec__plan_build(p->run, plan->root);
+        if (plan->kind == PLAN_STMT_QUERY)
+            p->flat = exec__batch_new(&p->q, plan->root->ncols, plan->root->col_types);
+        err_pop(&jmp);
+    } else {
+        portal_release(p);
+        err_rethrow();
+    }
+    return p;
+}
+
+/* Send up to budget rows of b; keep the rest pending. false = suspend. */
+static bool send_rows(ExecPortal *p, Batch *b, uint32_t off)
+{
+    uint32_t left = b->count - off;
+    const uint16_t *sel = b->sel ? b->sel : exec__identity_sel;
+    uint32_t n = (uint64_t)left > p->budget ? (uint32_t)p->budget : left;
+    if (n > 0) {
+        p->view.ncols = b->ncols;
+        p->view.cols = b->cols;
+        p->view.count = n;
+        p->view.sel = (off == 0 && b->sel == NULL && n == b->count) ? NULL : (uint16_t *)sel + off;
+        p->sink->on_batch(p->sink->ctx, &p->view);
+        p->nrows += n;
+        p->budget -= n;
+    }
+    if (n < left) {
+        p->pending = b;
+        p->pending_off = off + n;
+        return false;
+    }
+    p->pending = NULL;
+    return p->budget > 0;
+}
+
+static bool portal_emit(void *ctx, Batch *b)
+{
+    ExecPortal *p = ctx;
+    bool any_const = false;
+    for (int c = 0; c < b->ncols; c++)
+        any_const |= b->cols[c].is_const;
+    if (any_const && p->flat) {
+        for (int c = 0; c < b->ncols; c++) {
+            if (b->cols[c].is_const)
+                exec__vec_flatten(&b->cols[c], b->sel, b->count, &p->flat->cols[c]);
+            else
+                p->flat->cols[c] = b->cols[c];
+        }
+        p->flat->sel = b->sel;
+        p->flat->count = b->count;
+        p->flat->ncols = b->ncols;
+        b = p->flat;
+    }
+    return send_rows(p, b, 0);
+}
+
+static bool run_utility(ExecPortal *p)
+{
+    if (!p->util_ran) {
+        p->util_ran = true;
+        exec__utility_run(p->s, p->plan, p->arena, &p->util, p->tag, sizeof p->tag);
+        if (p->util.nrows > 0) {
+            SqlType *types = MEM_NEW_ARRAY(p->arena, SqlType, p->util.ncols);
+            for (int c = 0; c < p->util.ncols; c++)
+                types[c] = SQLTYPE(TYPE_TEXT);
+            p->util_batch = exec__batch_new(&p->q, p->util.ncols, types);
+        }
+    }
+    while (p->util_pos < p->util.nrows) {
+        int n = p->util.nrows - p->util_pos;
+        if (n > VEC_CAPACITY)
+            n = VEC_CAPACITY;
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < p->util.ncols; c++) {
+                const char *cell = p->util.cells[(size_t)(p->util_pos + r) * (size_t)p->util.ncols + (size_t)c];
+                Value v = {.is_null = cell == NULL};
+                if (cell)
+                    v.u.str = (StrRef){cell, (uint32_t)strlen(cell)};
+                if (cell)
+                    vec_set_value(&p->util_batch->cols[c], (uint32_t)r, &v);
+                else
+                    vec_set_null(&p->util_batch->cols[c], (uint32_t)r);
+            }
+        }
+        p->util_batch->count = (uint32_t)n;
+        p->util_batch->sel = NULL;
+        p->util_pos += n;
+        if (!send_rows(p, p->util_batch, 0))
+            return false;
+    }
+    return true;
+}
+
+static void set_tag(ExecPortal *p)
+{
+    if (p->plan->kind == PLAN_STMT_INSERT) {
+        snprintf(p->tag, sizeof p->tag, "INSERT 0 %" PRIu64, exec__insert_count(p->run->insert));
+    } else if (p->plan->kind == PLAN_STMT_QUERY) {
+        snprintf(p->tag, sizeof p->tag, "%s %" PRIu64,
+                 p->plan->command ? p->plan->command : "SELECT", p->nrows);
+    }
+}
+
+static bool portal_step(ExecPortal *p)
+{
+    if (p->pending && !send_rows(p, p->pending, p->pending_off))
+        return false;
+    if (p->plan->kind == PLAN_STMT_UTILITY)
+        return run_utility(p);
+    return exec__plan_run(p->run, portal_emit, p);
+}
+
+bool exec_portal_run(ExecPortal *p, uint64_t max_rows, const ExecSink *sink)
+{
+    if (p->done)
+        return true;
+    ERR_ASSERT(!p->closed);
+    p->sink = sink;
+    p->budget = max_rows ? max_rows : UINT64_MAX;
+    p->q.txn = p->s->txn;
+    ErrJmp jmp;
+    volatile bool finished = false;
+    if (ERR_TRY(jmp)) {
+        finished = portal_step(p);
+        err_pop(&jmp);
+    } else {
+        portal_release(p);
+        err_rethrow();
+    }
+    if (!finished)
+        return false;
+    p->done = true;
+    set_tag(p);
+    portal_release(p);
+    return true;
+}
+
+void exec_portal_command_tag(const ExecPortal *p, char *buf, size_t buf_size)
+{
+    snprintf(buf, buf_size, "%s", p->tag);
+}
+
+void exec_portal_close(ExecPortal *p)
+{
+    if (p)
+        portal_release(p);
+}

@@ -1,0 +1,161 @@
+/*
+ * session.c — a connection's executor state: user, settings, and the
+ * transaction state machine (PostgreSQL's implicit and explicit blocks).
+ *
+ *   idle ──portal──▶ implicit txn ──sync──▶ commit ──▶ idle
+ *                        │ BEGIN
+ *                        ▼
+ *                    block ('T') ──COMMIT/ROLLBACK──▶ idle
+ *                        │ error (exec_session_abort)
+ *                        ▼
+ *                    failed ('E') ──COMMIT or ROLLBACK (tag ROLLBACK)──▶ idle
+ *
+ * Storage work is undone as soon as a block fails (store_txn_rollback), so
+ * a failed block holds no locks while it waits for the client's ROLLBACK.
+ * Settings changed by SET inside a transaction are remembered with their
+ * old values: rollback restores all of them, commit restores only SET LOCAL
+ * ones (PostgreSQL's GUC nesting, one level deep).
+ */
+#define STRATA_EXECUTOR_INTERNAL
+#include "executor/exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "common/error.h"
+
+static char *dup_or_die(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (d == NULL)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    return d;
+}
+
+ExecSession *exec_session_create(const char *user, const char *database, GucSet *guc)
+{
+    ExecSession *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    s->user = strdup(user ? user : "");
+    s->database = strdup(database ? database : "");
+    if (s->user == NULL || s->database == NULL) {
+        free(s->user);
+        free(s->database);
+        free(s);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    s->guc = guc;
+    return s;
+}
+
+static void undo_clear(ExecSession *s)
+{
+    for (int i = 0; i < s->nundo; i++) {
+        free(s->undo[i].name);
+        free(s->undo[i].old_value);
+    }
+    s->nundo = 0;
+}
+
+void exec_session_destroy(ExecSession *s)
+{
+    if (s == NULL)
+        return;
+    if (s->txn) {
+        StoreTxn *t = s->txn;
+        s->txn = NULL;
+        store_txn_rollback(t);
+    }
+    undo_clear(s);
+    free(s->undo);
+    free(s->user);
+    free(s->database);
+    free(s);
+}
+
+ExecTxnStatus exec_session_txn_status(const ExecSession *s)
+{
+    if (s->failed)
+        return EXEC_TXN_FAILED;
+    return s->in_block ? EXEC_TXN_BLOCK : EXEC_TXN_IDLE;
+}
+
+GucSet *exec_session_guc(ExecSession *s) { return s->guc; }
+const char *exec_session_user(const ExecSession *s) { return s->user; }
+const char *exec_session_database(const ExecSession *s) { return s->database; }
+
+void exec__txn_ensure(ExecSession *s)
+{
+    if (s->txn == NULL)
+        s->txn = store_txn_begin();
+}
+
+void exec__guc_remember(ExecSession *s, const char *name, bool is_local)
+{
+    const char *canon = guc_canonical_name(name);
+    if (canon == NULL)
+        return;    /* unknown: guc_set raises 42704 next */
+    if (s->nundo == s->undo_cap) {
+        int cap = s->undo_cap ? s->undo_cap * 2 : 8;
+        ExecGucUndo *u = realloc(s->undo, sizeof *u * (size_t)cap);
+        if (u == NULL)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        s->undo = u;
+        s->undo_cap = cap;
+    }
+    char *n = dup_or_die(canon);
+    char *old = strdup(guc_show(s->guc, canon));
+    if (old == NULL) {
+        free(n);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    s->undo[s->nundo++] = (ExecGucUndo){n, old, is_local};
+}
+
+/* Restore remembered settings, newest first. Errors are swallowed: the
+ * values were valid when saved. */
+static void undo_apply(ExecSession *s, bool commit)
+{
+    for (int i = s->nundo - 1; i >= 0; i--) {
+        if (commit && !s->undo[i].is_local)
+            continue;
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            guc_set(s->guc, s->undo[i].name, s->undo[i].old_value);
+            err_pop(&jmp);
+        }
+    }
+    undo_clear(s);
+}
+
+void exec__txn_finish(ExecSession *s, bool commit)
+{
+    StoreTxn *t = s->txn;
+    s->txn = NULL;
+    undo_apply(s, commit);
+    if (t == NULL)
+        return;
+    if (commit)
+        store_txn_commit(t);
+    else
+        store_txn_rollback(t);
+}
+
+void exec_session_sync(ExecSession *s)
+{
+    if (s->in_block || s->failed)
+        return;
+    exec__txn_finish(s, true);
+}
+
+void exec_session_abort(ExecSession *s)
+{
+    if (s->in_block) {
+        s->failed = true;
+        exec__txn_finish(s, false);
+        return;
+    }
+    if (s->failed)
+        return;
+    exec__txn_finish(s, false);
+}

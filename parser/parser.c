@@ -1,0 +1,111 @@
+/*
+ * parser.c — the parser's entry points: drive the lexer into the Lemon
+ * engine, turn errors into PostgreSQL's messages and positions.
+ *
+ * Control flow: parse_sql → run_parser → (lexer token → one lookahead
+ * rewrite → parse__lemon) until end of input. The grammar's actions build
+ * the AST (build.c); errors longjmp out through err_raise, which is safe
+ * because the engine and every node live in the caller's arena.
+ */
+#define PARSER_INTERNAL
+#include <string.h>
+#include "common/error.h"
+#include "parser/parser_int.h"
+#include "grammar.h"
+
+int parse_char_position(const char *sql, int byte_offset)
+{
+    int chars = 0;
+    for (int i = 0; i < byte_offset && sql[i] != '\0'; i++)
+        if (((unsigned char)sql[i] & 0xC0) != 0x80)
+            chars++;
+    return chars + 1;
+}
+
+_Noreturn void parse__syntax_error(ParseCtx *pc, const ParseToken *tok)
+{
+    int pos = parse_char_position(pc->sql, tok->offset);
+    if (tok->code == 0)
+        err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "syntax error at end of input");
+    err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "syntax error at or near \"%.*s\"", tok->len,
+                  pc->sql + tok->offset);
+}
+
+_Noreturn void parse__stack_overflow(ParseCtx *pc)
+{
+    (void)pc;
+    ErrorData *e = err_begin(ERRCODE_STATEMENT_TOO_COMPLEX);
+    err_message(e, "stack depth limit exceeded");
+    err_hint(e, "The statement nests more than the parser's %d levels; simplify it.",
+             PARSE_STACK_DEPTH);
+    err_throw();
+}
+
+_Noreturn void parse__error_at(ParseCtx *pc, int offset, const char *msg)
+{
+    int pos = offset >= 0 ? parse_char_position(pc->sql, offset) : 0;
+    err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "%s", msg);
+}
+
+/*
+ * PostgreSQL's one-token lookahead (parser.c base_yylex): NOT followed by
+ * BETWEEN, IN, LIKE, ILIKE or SIMILAR becomes NOT_LA, which binds as those
+ * operators do, so `a = b NOT LIKE c` groups as `a = (b NOT LIKE c)`.
+ */
+static bool not_la_follows(int code)
+{
+    return code == TK_BETWEEN || code == TK_IN || code == TK_LIKE || code == TK_ILIKE ||
+           code == TK_SIMILAR;
+}
+
+static void run_parser(ParseCtx *pc, bool expression)
+{
+    size_t len = strlen(pc->sql);
+    if (len > PARSE_QUERY_LEN_MAX)
+        err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "query string is too long (%zu bytes, limit %d)",
+                  len, PARSE_QUERY_LEN_MAX);
+    pc->sql_len = (int)len;
+    ParseLexer lx;
+    parse__lexer_init(&lx, pc->arena, pc->sql, pc->sql_len);
+    void *engine = parse__lemon_create(pc->arena, pc);
+    ParseToken tok, ahead;
+    bool have_ahead = false;
+    if (expression) {
+        memset(&tok, 0, sizeof tok);
+        tok.code = TK_MODE_EXPR;
+        parse__lemon(engine, TK_MODE_EXPR, tok);
+    }
+    pc->prev_end = 0;
+    for (;;) {
+        if (have_ahead) {
+            tok = ahead;
+            have_ahead = false;
+        } else {
+            parse__lexer_next(&lx, &tok);
+        }
+        if (tok.code == TK_NOT) {
+            parse__lexer_next(&lx, &ahead);
+            have_ahead = true;
+            if (not_la_follows(ahead.code))
+                tok.code = TK_NOT_LA;
+        }
+        parse__lemon(engine, tok.code, tok);
+        if (tok.code == 0)
+            break;
+        pc->prev_end = tok.offset + tok.len;
+    }
+}
+
+List *parse_sql(MemArena *arena, const char *sql)
+{
+    ParseCtx pc = {.arena = arena, .sql = sql};
+    run_parser(&pc, false);
+    return pc.stmts;
+}
+
+Node *parse_expression(MemArena *arena, const char *sql)
+{
+    ParseCtx pc = {.arena = arena, .sql = sql};
+    run_parser(&pc, true);
+    return pc.expr;
+}

@@ -1,0 +1,329 @@
+/*
+ * bind_expr.c — raw expressions (parser/ast.h) to typed, resolved
+ * expressions (plan.h Expr), as PostgreSQL's parse_expr.c does.
+ *
+ * Literals: integers are int4 when they fit, else int8 (the lexer already
+ * sent larger ones as numeric); decimals are numeric; strings and NULL
+ * are "unknown" until a context types them (coerce.c). BETWEEN, IS
+ * DISTINCT FROM and IS TRUE/FALSE are rewritten into comparisons, CASE
+ * and boolean tests; IN (list) becomes EXPR_IN_LIST when the list has a
+ * common type, else an OR of "=" comparisons (NOT IN: AND of "<>").
+ * Aggregate calls are collected in Binder.aggs.
+ */
+#define STRATA_PLANNER_INTERNAL
+#include "planner/planner_int.h"
+
+#include <string.h>
+#include "common/numeric.h"
+#include "storage/storage.h"
+
+static Expr *bind_const(Binder *b, const A_Const *c)
+{
+    Value v = {.is_null = false};
+    int loc = c->node.location;
+    switch (c->kind) {
+    case CONST_INTEGER:
+        if (c->ival >= INT32_MIN && c->ival <= INT32_MAX) {
+            v.u.i32 = (int32_t)c->ival;
+            return plan__make_const(b->arena, SQLTYPE(TYPE_INT4), v, loc);
+        }
+        v.u.i64 = c->ival;
+        return plan__make_const(b->arena, SQLTYPE(TYPE_INT8), v, loc);
+    case CONST_NUMERIC:
+        v.u.str = numeric_in(c->text, strlen(c->text), TYPMOD_NONE, b->arena);
+        return plan__make_const(b->arena, SQLTYPE(TYPE_NUMERIC), v, loc);
+    case CONST_STRING:
+        v.u.str = (StrRef){c->sval, c->sval_len};
+        return plan__make_const(b->arena, SQLTYPE(TYPE_UNKNOWN), v, loc);
+    case CONST_BOOL:
+        return plan__make_bool(b->arena, c->bval, loc);
+    case CONST_NULL:
+        v.is_null = true;
+        return plan__make_const(b->arena, SQLTYPE(TYPE_UNKNOWN), v, loc);
+    }
+    ERR_ASSERT(!"unknown constant kind");
+    return NULL;
+}
+
+static Expr *bind_param(Binder *b, const ParamRef *p)
+{
+    int loc = p->node.location;
+    if (p->number < 1 || p->number > 65535)
+        plan__error_at(b, ERRCODE_UNDEFINED_PARAMETER, loc, "there is no parameter $%d", p->number);
+    int idx = p->number - 1;
+    if (idx >= b->param_cap) {
+        int cap = idx + 16;
+        b->param_types = mem_realloc(b->arena, b->param_types, sizeof(SqlType) * (size_t)b->param_cap,
+                                     sizeof(SqlType) * (size_t)cap);
+        b->param_fixed = mem_realloc(b->arena, b->param_fixed, sizeof(bool) * (size_t)b->param_cap,
+                                     sizeof(bool) * (size_t)cap);
+        b->param_nodes = mem_realloc(b->arena, b->param_nodes, sizeof(Expr *) * (size_t)b->param_cap,
+                                     sizeof(Expr *) * (size_t)cap);
+        for (int i = b->param_cap; i < cap; i++) {
+            b->param_types[i] = SQLTYPE(TYPE_INVALID);
+            b->param_fixed[i] = false;
+            b->param_nodes[i] = NULL;
+        }
+        b->param_cap = cap;
+    }
+    for (int i = b->nparams; i <= idx; i++)
+        if (b->param_types[i].oid == TYPE_INVALID)
+            b->param_types[i] = SQLTYPE(TYPE_UNKNOWN);
+    if (idx >= b->nparams)
+        b->nparams = idx + 1;
+    if (!b->param_nodes[idx]) {
+        Expr *e = plan__make_expr(b->arena, EXPR_PARAM, b->param_types[idx], loc, 0);
+        e->index = idx;
+        b->param_nodes[idx] = e;
+    }
+    /* one node per parameter: inferring its type from one use types every use */
+    return b->param_nodes[idx];
+}
+
+static Expr *make_bool_op(Binder *b, ExprKind kind, Expr *l, Expr *r, int loc)
+{
+    Expr *e = plan__make_expr(b->arena, kind, SQLTYPE(TYPE_BOOL), loc, r ? 2 : 1);
+    e->args[0] = l;
+    if (r)
+        e->args[1] = r;
+    return plan__fold(b, e);
+}
+
+static Expr *make_case2(Binder *b, Expr *when1, Expr *then1, Expr *when2, Expr *then2, Expr *els,
+                        int loc)
+{
+    Expr *e = plan__make_expr(b->arena, EXPR_CASE, then1->type, loc, 5);
+    e->args[0] = when1;
+    e->args[1] = then1;
+    e->args[2] = when2;
+    e->args[3] = then2;
+    e->args[4] = els;
+    e->has_else = true;
+    if (!when2) { /* one WHEN */
+        e->args[2] = els;
+        e->nargs = 3;
+    }
+    return plan__fold(b, e);
+}
+
+static Expr *null_test(Binder *b, Expr *arg, bool is_null, int loc)
+{
+    return make_bool_op(b, is_null ? EXPR_IS_NULL : EXPR_IS_NOT_NULL, arg, NULL, loc);
+}
+
+/* a IS [NOT] DISTINCT FROM b, as a CASE over null tests and = / <>. */
+static Expr *bind_distinct(Binder *b, const A_Expr *a, bool negated)
+{
+    int loc = a->node.location;
+    Expr *l = plan__bind_expr(b, a->lexpr);
+    Expr *r = plan__bind_expr(b, a->rexpr);
+    Expr *cmp = plan__make_op(b, negated ? "=" : "<>", l, r, loc);
+    /* the operator applied the coercions: reuse its arguments */
+    Expr *lc = cmp->kind == EXPR_FUNC ? cmp->args[0] : l;
+    Expr *rc = cmp->kind == EXPR_FUNC ? cmp->args[1] : r;
+    return make_case2(b, null_test(b, lc, true, loc), null_test(b, rc, negated, loc),
+                      null_test(b, rc, true, loc), plan__make_bool(b->arena, negated ? false : true, loc),
+                      cmp, loc);
+}
+
+static Expr *bind_between(Binder *b, const A_Expr *a)
+{
+    int loc = a->node.location;
+    const List *bounds = (const List *)a->rexpr;
+    Expr *x = plan__bind_expr(b, a->lexpr);
+    Expr *lo = plan__bind_expr(b, list_nth(bounds, 0));
+    Expr *hi = plan__bind_expr(b, list_nth(bounds, 1));
+    bool neg = a->kind == AEXPR_NOT_BETWEEN || a->kind == AEXPR_NOT_BETWEEN_SYM;
+    bool sym = a->kind == AEXPR_BETWEEN_SYM || a->kind == AEXPR_NOT_BETWEEN_SYM;
+    ExprKind join = neg ? EXPR_OR : EXPR_AND;
+    Expr *e = make_bool_op(b, join, plan__make_op(b, neg ? "<" : ">=", x, lo, loc),
+                           plan__make_op(b, neg ? ">" : "<=", x, hi, loc), loc);
+    if (sym) {
+        Expr *e2 = make_bool_op(b, join, plan__make_op(b, neg ? "<" : ">=", x, hi, loc),
+                                plan__make_op(b, neg ? ">" : "<=", x, lo, loc), loc);
+        e = make_bool_op(b, neg ? EXPR_AND : EXPR_OR, e, e2, loc);
+    }
+    return e;
+}
+
+static Expr *bind_in(Binder *b, const A_Expr *a)
+{
+    int loc = a->node.location;
+    const List *items = (const List *)a->rexpr;
+    bool negated = strcmp(a->name, "<>") == 0;
+    int n = list_len(items) + 1;
+    Expr **all = MEM_NEW_ARRAY(b->arena, Expr *, n);
+    all[0] = plan__bind_expr(b, a->lexpr);
+    for (int i = 1; i < n; i++)
+        all[i] = plan__bind_expr(b, list_nth(items, i - 1));
+    SqlType t = plan__common_type(b, all, n, NULL);
+    bool ok = t.oid != TYPE_INVALID;
+    for (int i = 0; ok && i < n; i++)
+        ok = plan__can_coerce(all[i]->type.oid, t.oid, CAST_IMPLICIT);
+    if (ok) {
+        t.typmod = TYPMOD_NONE;
+        plan__coerce_all(b, all, n, t, "IN");
+        Expr *eq = plan__make_op(b, "=", all[0], all[1], loc);
+        if (eq->kind == EXPR_FUNC && eq->args[0]->type.oid == t.oid && eq->args[1]->type.oid == t.oid) {
+            Expr *e = plan__make_expr(b->arena, EXPR_IN_LIST, SQLTYPE(TYPE_BOOL), loc, n);
+            memcpy(e->args, all, sizeof(Expr *) * (size_t)n);
+            e->func = eq->func;
+            e->negated = negated;
+            e->name = eq->func->name;
+            return plan__fold(b, e);
+        }
+    }
+    Expr *acc = NULL;
+    for (int i = 1; i < n; i++) {
+        Expr *cmp = plan__make_op(b, a->name, all[0], all[i], loc);
+        acc = acc ? make_bool_op(b, negated ? EXPR_AND : EXPR_OR, acc, cmp, loc) : cmp;
+    }
+    return acc;
+}
+
+static Expr *bind_aexpr(Binder *b, const A_Expr *a)
+{
+    int loc = a->node.location;
+    switch (a->kind) {
+    case AEXPR_OP:
+    case AEXPR_LIKE:
+    case AEXPR_ILIKE: {
+        if (a->escape)
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, a->escape->location,
+                           "LIKE ... ESCAPE is not supported yet");
+        Expr *l = a->lexpr ? plan__bind_expr(b, a->lexpr) : NULL;
+        Expr *r = plan__bind_expr(b, a->rexpr);
+        return plan__make_op(b, a->name, l, r, loc);
+    }
+    case AEXPR_IN:
+        return bind_in(b, a);
+    case AEXPR_BETWEEN:
+    case AEXPR_NOT_BETWEEN:
+    case AEXPR_BETWEEN_SYM:
+    case AEXPR_NOT_BETWEEN_SYM:
+        return bind_between(b, a);
+    case AEXPR_DISTINCT:
+        return bind_distinct(b, a, false);
+    case AEXPR_NOT_DISTINCT:
+        return bind_distinct(b, a, true);
+    }
+    ERR_ASSERT(!"unknown A_Expr kind");
+    return NULL;
+}
+
+static Expr *bind_bool(Binder *b, const BoolExpr *be)
+{
+    static const char *names[] = {"AND", "OR", "NOT"};
+    ExprKind kind = be->boolop == AND_EXPR ? EXPR_AND : be->boolop == OR_EXPR ? EXPR_OR : EXPR_NOT;
+    int n = list_len(be->args);
+    Expr *e = plan__make_expr(b->arena, kind, SQLTYPE(TYPE_BOOL), be->node.location, n);
+    for (int i = 0; i < n; i++)
+        e->args[i] = plan__coerce_bool(b, plan__bind_expr(b, list_nth(be->args, i)), names[be->boolop]);
+    return plan__fold(b, e);
+}
+
+static Expr *bind_null_test(Binder *b, const NullTest *nt)
+{
+    int loc = nt->node.location;
+    Expr *arg = plan__bind_expr(b, nt->arg);
+    if (nt->nulltesttype == IS_NULL || nt->nulltesttype == IS_UNKNOWN ||
+        nt->nulltesttype == IS_NOT_NULL || nt->nulltesttype == IS_NOT_UNKNOWN) {
+        if (nt->nulltesttype == IS_UNKNOWN || nt->nulltesttype == IS_NOT_UNKNOWN)
+            arg = plan__coerce_bool(b, arg, nt->nulltesttype == IS_UNKNOWN ? "IS UNKNOWN" : "IS NOT UNKNOWN");
+        return null_test(b, arg, nt->nulltesttype == IS_NULL || nt->nulltesttype == IS_UNKNOWN, loc);
+    }
+    static const char *what[] = {"", "", "IS TRUE", "IS NOT TRUE", "IS FALSE", "IS NOT FALSE"};
+    arg = plan__coerce_bool(b, arg, what[nt->nulltesttype]);
+    bool want_true = nt->nulltesttype == IS_TRUE || nt->nulltesttype == IS_NOT_TRUE;
+    bool negate = nt->nulltesttype == IS_NOT_TRUE || nt->nulltesttype == IS_NOT_FALSE;
+    Expr *cond = want_true ? arg : make_bool_op(b, EXPR_NOT, arg, NULL, loc);
+    /* x IS TRUE = CASE WHEN x THEN true ELSE false END (never NULL) */
+    return make_case2(b, cond, plan__make_bool(b->arena, !negate, loc), NULL, NULL,
+                      plan__make_bool(b->arena, negate, loc), loc);
+}
+
+static Expr *bind_case(Binder *b, const CaseExpr *c)
+{
+    int loc = c->node.location;
+    int nw = list_len(c->args);
+    Expr *arg = c->arg ? plan__bind_expr(b, c->arg) : NULL;
+    Expr *e = plan__make_expr(b->arena, EXPR_CASE, SQLTYPE(TYPE_UNKNOWN), loc, 2 * nw + 1);
+    Expr **results = MEM_NEW_ARRAY(b->arena, Expr *, nw + 1);
+    for (int i = 0; i < nw; i++) {
+        const CaseWhen *w = list_nth(c->args, i);
+        Expr *cond = plan__bind_expr(b, w->expr);
+        if (arg)
+            cond = plan__make_op(b, "=", arg, cond, w->expr->location);
+        e->args[2 * i] = plan__coerce_bool(b, cond, "CASE/WHEN");
+        results[i] = plan__bind_expr(b, w->result);
+    }
+    Value null = {.is_null = true};
+    results[nw] = c->defresult ? plan__bind_expr(b, c->defresult)
+                               : plan__make_const(b->arena, SQLTYPE(TYPE_UNKNOWN), null, loc);
+    SqlType t = plan__common_type(b, results, nw + 1, "CASE");
+    plan__coerce_all(b, results, nw + 1, t, "CASE");
+    for (int i = 0; i < nw; i++)
+        e->args[2 * i + 1] = results[i];
+    e->args[2 * nw] = results[nw];
+    e->has_else = true;
+    e->type = t;
+    return plan__fold(b, e);
+}
+
+static Expr *bind_typecast(Binder *b, const TypeCast *tc)
+{
+    Expr *arg = plan__bind_expr(b, tc->arg);
+    SqlType t = plan__resolve_type_name(b, tc->type_name);
+    Expr *r = plan__coerce(b, arg, t, CAST_EXPLICIT);
+    if (!r)
+        plan__error_at(b, ERRCODE_CANNOT_COERCE, tc->node.location, "cannot cast type %s to %s",
+                       plan__type_name(b, SQLTYPE(arg->type.oid)), plan__type_name(b, t));
+    if (r == arg || r->location < 0)
+        return r;
+    if (r->kind == EXPR_CAST)
+        r->location = tc->node.location;
+    return r;
+}
+
+static Expr *bind_func(Binder *b, const FuncCall *fc)
+{
+    int n = list_len(fc->funcname);
+    const char *name = list_nth(fc->funcname, n - 1);
+    if (n > 1 && strcmp(list_nth(fc->funcname, 0), "pg_catalog") != 0)
+        plan__error_at(b, ERRCODE_INVALID_SCHEMA_NAME, fc->node.location, "schema \"%s\" does not exist",
+                       (const char *)list_nth(fc->funcname, 0));
+    if (exec_is_aggregate_name(name))
+        return plan__bind_agg(b, fc);
+    if (fc->agg_star || fc->agg_distinct)
+        plan__error_at(b, ERRCODE_WRONG_OBJECT_TYPE, fc->node.location,
+                       "%s specified, but %s is not an aggregate function",
+                       fc->agg_star ? "*" : "DISTINCT", name);
+    int nargs = list_len(fc->args);
+    if (nargs > FUNC_MAX_ARGS * 4)
+        plan__error_at(b, ERRCODE_PROGRAM_LIMIT_EXCEEDED, fc->node.location,
+                       "cannot pass more than %d arguments to a function", FUNC_MAX_ARGS * 4);
+    Expr **args = MEM_NEW_ARRAY(b->arena, Expr *, nargs + 1);
+    for (int i = 0; i < nargs; i++)
+        args[i] = plan__bind_expr(b, list_nth(fc->args, i));
+    return plan__make_func(b, name, args, nargs, fc->node.location);
+}
+
+Expr *plan__bind_expr(Binder *b, const Node *n)
+{
+    ERR_ASSERT(n != NULL);
+    switch (n->tag) {
+    case T_A_Const: return bind_const(b, (const A_Const *)n);
+    case T_ColumnRef: return plan__bind_column_ref(b, (const ColumnRef *)n);
+    case T_ParamRef: return bind_param(b, (const ParamRef *)n);
+    case T_A_Expr: return bind_aexpr(b, (const A_Expr *)n);
+    case T_BoolExpr: return bind_bool(b, (const BoolExpr *)n);
+    case T_NullTest: return bind_null_test(b, (const NullTest *)n);
+    case T_CaseExpr: return bind_case(b, (const CaseExpr *)n);
+    case T_TypeCast: return bind_typecast(b, (const TypeCast *)n);
+    case T_FuncCall: return bind_func(b, (const FuncCall *)n);
+    case T_SetToDefault:
+        plan__error_at(b, ERRCODE_SYNTAX_ERROR, n->location, "DEFAULT is not allowed in this context");
+    default:
+        plan__error_at(b, ERRCODE_SYNTAX_ERROR, n->location, "unexpected expression here");
+    }
+}

@@ -1,0 +1,65 @@
+/*
+ * colname.c — result column names as PostgreSQL's FigureColname: a column
+ * reference gives its column name, a function call its function name, a
+ * cast the cast's argument name or else the type's name (x::text → "x",
+ * 1::text → "text", CAST(1 AS int) → "int4"), CASE gives "case", boolean
+ * literals "bool" (PostgreSQL parses TRUE as 'true'::bool), anything else
+ * "?column?".
+ */
+#define STRATA_PLANNER_INTERNAL
+#include "planner/planner_int.h"
+
+/* Strength: 0 = no name, 1 = weak (type name, case), 2 = strong. */
+static int figure(const Node *n, const char **name)
+{
+    if (!n)
+        return 0;
+    switch (n->tag) {
+    case T_ColumnRef: {
+        const ColumnRef *c = (const ColumnRef *)n;
+        if (c->star || list_len(c->fields) == 0)
+            return 0;
+        *name = list_nth(c->fields, list_len(c->fields) - 1);
+        return 2;
+    }
+    case T_FuncCall: {
+        const FuncCall *f = (const FuncCall *)n;
+        *name = list_nth(f->funcname, list_len(f->funcname) - 1);
+        return 2;
+    }
+    case T_TypeCast: {
+        const TypeCast *t = (const TypeCast *)n;
+        int s = figure(t->arg, name);
+        if (s <= 1) {
+            *name = t->type_name->name;
+            return 1;
+        }
+        return s;
+    }
+    case T_CaseExpr: {
+        const CaseExpr *c = (const CaseExpr *)n;
+        int s = figure(c->defresult, name);
+        if (s <= 1) {
+            *name = "case";
+            return 1;
+        }
+        return s;
+    }
+    case T_A_Const:
+        if (((const A_Const *)n)->kind == CONST_BOOL) {
+            *name = "bool";
+            return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+const char *plan__figure_colname(const Node *n)
+{
+    const char *name = NULL;
+    if (figure(n, &name) > 0 && name)
+        return name;
+    return "?column?";
+}

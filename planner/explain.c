@@ -1,0 +1,341 @@
+/*
+ * explain.c — EXPLAIN's text: the plan tree in PostgreSQL's shape, one
+ * line per row of the "QUERY PLAN" column:
+ *
+ *   Limit
+ *     ->  Sort
+ *           Sort Key: x DESC
+ *           ->  Hash Join
+ *                 Hash Cond: (a.id = b.id)
+ *                 ->  Seq Scan on a
+ *                       Filter: (x > 1)
+ *                 ->  Hash
+ *                       ->  Seq Scan on b
+ *
+ * A node's name starts at column c, its properties at c + 2, its children
+ * as "->  " at c + 2. Costs and row estimates are not printed (there are no
+ * statistics yet: what PostgreSQL prints with COSTS OFF). Project nodes are
+ * not shown (PostgreSQL folds projections into the node below); a HAVING
+ * filter shows as "Filter:" on its Aggregate, a constant WHERE as a
+ * "Result" with "One-Time Filter:". Column names are qualified with the
+ * table's alias when the query has more than one table.
+ */
+#define STRATA_PLANNER_INTERNAL
+#include "planner/planner_int.h"
+
+#include <ctype.h>
+#include <string.h>
+#include "common/strbuf.h"
+#include "common/typio.h"
+#include "storage/storage.h"
+
+static void deparse(StrBuf *sb, const Expr *e, const char *const *names);
+
+static bool is_operator(const char *name)
+{
+    return name && !isalpha((unsigned char)name[0]) && name[0] != '_';
+}
+
+static void sql_type_name(StrBuf *sb, SqlType t)
+{
+    char buf[128];
+    const char *s = type_format(t, buf, sizeof buf);
+    strbuf_append_str(sb, s ? s : "?");
+}
+
+static void deparse_const(StrBuf *sb, const Expr *e)
+{
+    if (e->value.is_null) {
+        strbuf_append_str(sb, "NULL::");
+        sql_type_name(sb, e->type);
+        return;
+    }
+    StrBuf v;
+    strbuf_init(&v);
+    OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
+    type_output(e->type, &e->value, &opt, &v);
+    const char *text = v.data ? v.data : "";
+    bool plain_number = (e->type.oid == TYPE_INT4 || e->type.oid == TYPE_NUMERIC) && text[0] != '-';
+    if (plain_number) {
+        strbuf_append(sb, text, v.len);   /* negative numbers print quoted, as PostgreSQL */
+    } else if (e->type.oid == TYPE_BOOL) {
+        strbuf_append_str(sb, e->value.u.b ? "true" : "false");
+    } else {
+        strbuf_append_char(sb, '\'');
+        for (size_t i = 0; i < v.len; i++) {
+            if (text[i] == '\'')
+                strbuf_append_char(sb, '\'');
+            strbuf_append_char(sb, text[i]);
+        }
+        strbuf_append_str(sb, "'::");
+        sql_type_name(sb, e->type);
+    }
+    strbuf_free(&v);
+}
+
+static void deparse_list(StrBuf *sb, Expr **args, int n, const char *sep, const char *const *names)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            strbuf_append_str(sb, sep);
+        deparse(sb, args[i], names);
+    }
+}
+
+static void deparse_in(StrBuf *sb, const Expr *e, const char *const *names)
+{
+    strbuf_append_char(sb, '(');
+    deparse(sb, e->args[0], names);
+    strbuf_append_str(sb, e->negated ? " <> ALL (ARRAY[" : " = ANY (ARRAY[");
+    deparse_list(sb, e->args + 1, e->nargs - 1, ", ", names);
+    strbuf_append_str(sb, "]))");
+}
+
+static void deparse(StrBuf *sb, const Expr *e, const char *const *names)
+{
+    switch (e->kind) {
+    case EXPR_CONST: deparse_const(sb, e); return;
+    case EXPR_COLUMN:
+    case EXPR_AGG_RESULT:
+        if (names && e->index >= 0 && names[e->index])
+            strbuf_append_str(sb, names[e->index]);
+        else
+            strbuf_printf(sb, "$col%d", e->index + 1);
+        return;
+    case EXPR_PARAM: strbuf_printf(sb, "$%d", e->index + 1); return;
+    case EXPR_FUNC:
+        if (is_operator(e->func->name) && e->nargs <= 2) {
+            strbuf_append_char(sb, '(');
+            if (e->nargs == 2) {
+                deparse(sb, e->args[0], names);
+                strbuf_append_char(sb, ' ');
+            }
+            strbuf_printf(sb, "%s ", e->func->name);
+            deparse(sb, e->args[e->nargs - 1], names);
+            strbuf_append_char(sb, ')');
+            return;
+        }
+        strbuf_printf(sb, "%s(", e->func->name);
+        deparse_list(sb, e->args, e->nargs, ", ", names);
+        strbuf_append_char(sb, ')');
+        return;
+    case EXPR_CAST:
+        strbuf_append_char(sb, '(');
+        deparse(sb, e->args[0], names);
+        strbuf_append_str(sb, ")::");
+        sql_type_name(sb, e->type);
+        return;
+    case EXPR_AND:
+    case EXPR_OR:
+        strbuf_append_char(sb, '(');
+        deparse_list(sb, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ", names);
+        strbuf_append_char(sb, ')');
+        return;
+    case EXPR_NOT:
+        strbuf_append_str(sb, "(NOT ");
+        deparse(sb, e->args[0], names);
+        strbuf_append_char(sb, ')');
+        return;
+    case EXPR_IS_NULL:
+    case EXPR_IS_NOT_NULL:
+        strbuf_append_char(sb, '(');
+        deparse(sb, e->args[0], names);
+        strbuf_append_str(sb, e->kind == EXPR_IS_NULL ? " IS NULL)" : " IS NOT NULL)");
+        return;
+    case EXPR_CASE: {
+        strbuf_append_str(sb, "CASE");
+        int nw = (e->nargs - (e->has_else ? 1 : 0)) / 2;
+        for (int i = 0; i < nw; i++) {
+            strbuf_append_str(sb, " WHEN ");
+            deparse(sb, e->args[2 * i], names);
+            strbuf_append_str(sb, " THEN ");
+            deparse(sb, e->args[2 * i + 1], names);
+        }
+        if (e->has_else) {
+            strbuf_append_str(sb, " ELSE ");
+            deparse(sb, e->args[e->nargs - 1], names);
+        }
+        strbuf_append_str(sb, " END");
+        return;
+    }
+    case EXPR_IN_LIST: deparse_in(sb, e, names); return;
+    }
+}
+
+char *plan__deparse(MemArena *a, const Expr *e, const char *const *colnames)
+{
+    StrBuf sb;
+    strbuf_init(&sb);
+    deparse(&sb, e, colnames);
+    char *s = mem_strndup(a, sb.data ? sb.data : "", sb.len);
+    strbuf_free(&sb);
+    return s;
+}
+
+/* ---- the tree ---- */
+
+typedef struct Explainer {
+    Binder *b;
+    List *lines;
+} Explainer;
+
+static void line(Explainer *x, int indent, const char *arrow, const char *fmt, const char *text)
+{
+    char *s = mem_printf(x->b->arena, "%*s%s%s%s", indent, "", arrow, fmt, text ? text : "");
+    x->lines = list_append(x->b->arena, x->lines, s);
+}
+
+static void prop(Explainer *x, int col, const char *label, const Expr *e, const char *const *names)
+{
+    if (!e)
+        return;
+    line(x, col + 2, "", label, plan__deparse(x->b->arena, e, names));
+}
+
+static void node(Explainer *x, const PlanNode *n, int col, bool arrow);
+
+static void child(Explainer *x, const PlanNode *n, int col)
+{
+    node(x, n, col + 2, true);
+}
+
+static const char *scan_title(Explainer *x, const PlanNode *n)
+{
+    const Binder *b = x->b;
+    for (int i = 0; i < b->nrtes; i++) {
+        if (!b->scan_nodes || b->scan_nodes[i] != n)
+            continue;
+        const RangeEntry *r = b->rtes[i];
+        if (strcmp(r->refname, r->relname) != 0)
+            return mem_printf(b->arena, "Seq Scan on %s %s", r->relname, r->refname);
+        return mem_printf(b->arena, "Seq Scan on %s", r->relname);
+    }
+    return mem_printf(b->arena, "Seq Scan on %s", store_table_name(n->table));
+}
+
+static const char *join_keys(Explainer *x, const PlanNode *n)
+{
+    StrBuf sb;
+    strbuf_init(&sb);
+    if (n->nkeys > 1)
+        strbuf_append_char(&sb, '(');
+    for (int i = 0; i < n->nkeys; i++) {
+        if (i)
+            strbuf_append_str(&sb, " AND ");
+        strbuf_append_char(&sb, '(');
+        deparse(&sb, n->left_keys[i], n->left->col_names);
+        strbuf_append_str(&sb, " = ");
+        deparse(&sb, n->right_keys[i], n->right->col_names);
+        strbuf_append_char(&sb, ')');
+    }
+    if (n->nkeys > 1)
+        strbuf_append_char(&sb, ')');
+    char *s = mem_strndup(x->b->arena, sb.data ? sb.data : "", sb.len);
+    strbuf_free(&sb);
+    return s;
+}
+
+static const char *key_list(Explainer *x, const PlanNode *n, bool sort)
+{
+    StrBuf sb;
+    strbuf_init(&sb);
+    int count = sort ? n->nsort : n->kind == PLAN_AGG ? n->ngroups : n->ncols;
+    for (int i = 0; i < count; i++) {
+        if (i)
+            strbuf_append_str(&sb, ", ");
+        int c = sort ? n->sort_keys[i].column : i;
+        const char *nm = sort || n->kind != PLAN_AGG ? n->left->col_names[c] : n->col_names[c];
+        strbuf_append_str(&sb, nm ? nm : "?");
+        if (sort) {
+            const SortKey *k = &n->sort_keys[i];
+            if (k->descending)
+                strbuf_append_str(&sb, " DESC");
+            if (k->nulls_first != k->descending)
+                strbuf_append_str(&sb, k->nulls_first ? " NULLS FIRST" : " NULLS LAST");
+        }
+    }
+    char *s = mem_strndup(x->b->arena, sb.data ? sb.data : "", sb.len);
+    strbuf_free(&sb);
+    return s;
+}
+
+static void agg_node(Explainer *x, const PlanNode *n, int col, const char *arrow, const Expr *having,
+                     const char *const *having_names)
+{
+    line(x, col - (int)strlen(arrow), arrow, n->ngroups > 0 ? "HashAggregate" : "Aggregate", NULL);
+    if (n->ngroups > 0)
+        line(x, col + 2, "", "Group Key: ", key_list(x, n, false));
+    prop(x, col, "Filter: ", having, having_names);
+    child(x, n->left, col);
+}
+
+static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
+{
+    const char *arrow = has_arrow ? "->  " : "";
+    int at = col + (has_arrow ? 4 : 0);   /* column of the node's name */
+    int pre = col;
+    switch (n->kind) {
+    case PLAN_PROJECT:
+        node(x, n->left, col, has_arrow);
+        return;
+    case PLAN_FILTER:
+        if (n->left->kind == PLAN_AGG) {
+            agg_node(x, n->left, at, arrow, n->predicate, n->left->col_names);
+            return;
+        }
+        line(x, pre, arrow, "Result", NULL);
+        prop(x, at, "One-Time Filter: ", n->predicate, n->left->col_names);
+        if (n->left->kind != PLAN_VALUES || n->left->nrows != 1)
+            child(x, n->left, at);
+        return;
+    case PLAN_SCAN:
+        line(x, pre, arrow, scan_title(x, n), NULL);
+        prop(x, at, "Filter: ", n->scan_filter, n->col_names);
+        return;
+    case PLAN_VALUES:
+        line(x, pre, arrow, n->nrows == 1 ? "Result" : "Values Scan on \"*VALUES*\"", NULL);
+        return;
+    case PLAN_AGG:
+        agg_node(x, n, at, arrow, NULL, NULL);
+        return;
+    case PLAN_HASH_JOIN:
+        line(x, pre, arrow, "Hash Join", NULL);
+        line(x, at + 2, "", "Hash Cond: ", join_keys(x, n));
+        prop(x, at, "Join Filter: ", n->join_filter, n->col_names);
+        child(x, n->left, at);
+        line(x, at + 2, "->  ", "Hash", NULL);
+        child(x, n->right, at + 6);
+        return;
+    case PLAN_NESTED_LOOP:
+        line(x, pre, arrow, "Nested Loop", NULL);
+        prop(x, at, "Join Filter: ", n->join_filter, n->col_names);
+        child(x, n->left, at);
+        child(x, n->right, at);
+        return;
+    case PLAN_SORT:
+        line(x, pre, arrow, "Sort", NULL);
+        line(x, at + 2, "", "Sort Key: ", key_list(x, n, true));
+        child(x, n->left, at);
+        return;
+    case PLAN_LIMIT:
+        line(x, pre, arrow, "Limit", NULL);
+        child(x, n->left, at);
+        return;
+    case PLAN_DISTINCT:
+        line(x, pre, arrow, "HashAggregate", NULL);
+        line(x, at + 2, "", "Group Key: ", key_list(x, n, false));
+        child(x, n->left, at);
+        return;
+    case PLAN_INSERT:
+        line(x, pre, arrow, "Insert on ", store_table_name(n->target));
+        child(x, n->left, at);
+        return;
+    }
+}
+
+List *plan__explain(Binder *b, const Plan *plan)
+{
+    Explainer x = {b, NULL};
+    node(&x, plan->root, 0, false);
+    return x.lines;
+}

@@ -1,0 +1,48 @@
+/*
+ * select_int.h — the bound form of one SELECT, shared by bind_select.c
+ * (which fills it) and plan_select.c (which turns it into plan nodes).
+ * Internal to planner/.
+ */
+#ifndef STRATA_PLANNER_SELECT_INT_H
+#define STRATA_PLANNER_SELECT_INT_H
+
+#ifndef STRATA_PLANNER_INTERNAL
+#error "select_int.h is internal to planner/"
+#endif
+
+#include "planner/planner_int.h"
+
+/* One select-list entry (or a hidden ORDER BY helper column). */
+typedef struct Target {
+    Expr *expr;           /* bound: variable ids, aggregate slots */
+    Expr *post;           /* grouped queries: over the PLAN_AGG output */
+    const char *name;
+    bool hidden;          /* ORDER BY expression not in the select list */
+    int location;
+    uint32_t table_oid;   /* plain table column: RowDescription's origin */
+    int16_t attnum;
+} Target;
+
+typedef struct SelectState {
+    Target *targets;
+    int ntargets;         /* visible then hidden */
+    int cap;
+    int nvisible;
+    List *conjuncts;      /* WHERE and ON conditions (Expr *, boolean) */
+    Expr **groups;        /* GROUP BY expressions, deduplicated */
+    int ngroups;
+    Expr *having;
+    Expr *having_post;
+    bool grouped;         /* aggregates, GROUP BY or HAVING present */
+    SortKey *sort;        /* column = target index */
+    int nsort;
+    Expr *limit;          /* int8, NULL = none */
+    Expr *offset;
+} SelectState;
+
+void plan__bind_select(Binder *b, const SelectStmt *s, SelectState *st);
+/* LIMIT/OFFSET argument: int8, no columns, negative constants raise
+ * 2201W/2201X; NULL for none (and for a NULL constant). */
+Expr *plan__bind_limit(Binder *b, const Node *n, const char *what);
+
+#endif

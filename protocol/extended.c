@@ -1,0 +1,353 @@
+/*
+ * extended.c — the extended query protocol: Parse, Bind, Describe,
+ * Execute, Close, Sync (Flush is answered in conn.c).
+ *
+ * State per session (session.c):
+ *   prepared statements — name → query text + plan, planned once at Parse
+ *     ("" is the unnamed statement, replaced by the next Parse);
+ *   portals — name → bound parameter values + the executor's portal +
+ *     result formats ("" is the unnamed portal, replaced by the next Bind);
+ *     portals live until closed or until the transaction ends (dropped at
+ *     Sync when the session is idle; they survive Sync inside BEGIN).
+ * An error in any of these messages is sent once; conn.c then discards
+ * every message until Sync, whose ReadyForQuery ends the cycle.
+ *
+ * Formats: parameters and results are text (0) or binary (1) for the
+ * types whose binary form is their in-memory form (bool, integers,
+ * floats, strings, date, timestamp); binary for other types is refused
+ * with 0A000.
+ */
+#define STRATA_PROTOCOL_INTERNAL
+#include "protocol/proto_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/typio.h"
+#include "executor/executor.h"
+#include "parser/parser.h"
+#include "planner/plan.h"
+#include "planner/planner.h"
+
+static const char *name_arg(ProtoMsg *m)
+{
+    const char *name = proto_msg_string(m);
+    if (strlen(name) >= PROTO_NAME_MAX)
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "name too long in message: \"%s\"", name);
+    return name;
+}
+
+/* ---------- Parse ---------- */
+
+static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uint32_t *types, int ntypes)
+{
+    st->query_text = mem_strdup(st->arena, query);
+    List *stmts = parse_sql(st->arena, st->query_text);
+    if (list_len(stmts) > 1)
+        err_raise(ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
+    if (list_len(stmts) == 0)
+        return;   /* empty query: Execute answers EmptyQueryResponse */
+    PlanContext pc = {.arena = st->arena, .query_text = st->query_text, .guc = c->session->guc,
+                      .param_types = types, .nparams = ntypes};
+    st->plan = plan_statement(&pc, list_nth(stmts, 0));
+}
+
+void proto_ext_parse(ProtoConn *c, ProtoMsg *m)
+{
+    ProtoSession *s = c->session;
+    const char *name = name_arg(m);
+    const char *query = proto_msg_string(m);
+    int ntypes = proto_msg_int16(m);
+    if (ntypes < 0)
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid number of parameter types");
+    uint32_t *tp = malloc(sizeof(uint32_t) * ((size_t)ntypes + 1));
+    if (!tp)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    ProtoStmt *volatile st = NULL;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (int i = 0; i < ntypes; i++)
+            tp[i] = (uint32_t)proto_msg_int32(m);
+        proto_msg_end(m);
+        if (name[0] && proto_stmt_find(s, name))
+            err_raise(ERRCODE_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists", name);
+        if (!name[0])
+            proto_stmt_drop(s, "");
+        st = calloc(1, sizeof(ProtoStmt));
+        if (!st)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        snprintf(st->name, sizeof st->name, "%s", name);
+        st->arena = mem_arena_create("prepared statement");
+        parse_into(st, c, query, tp, ntypes);
+        err_pop(&jmp);
+    } else {
+        free(tp);
+        if (st) {
+            mem_arena_destroy(st->arena);
+            free(st);
+        }
+        err_rethrow();
+    }
+    free(tp);
+    proto_stmt_add(s, st);
+    proto_send_simple(c, '1');   /* ParseComplete */
+}
+
+/* ---------- Bind ---------- */
+
+static int16_t format_at(const int16_t *formats, int nformats, int i)
+{
+    return nformats == 0 ? 0 : nformats == 1 ? formats[0] : formats[i];
+}
+
+static int16_t *read_formats(ProtoMsg *m, MemArena *a, int *count)
+{
+    *count = proto_msg_int16(m);
+    if (*count < 0)
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid number of format codes");
+    int16_t *f = mem_alloc(a, sizeof(int16_t) * (size_t)(*count + 1));
+    for (int i = 0; i < *count; i++) {
+        f[i] = proto_msg_int16(m);
+        if (f[i] != 0 && f[i] != 1)
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", f[i]);
+    }
+    return f;
+}
+
+static uint64_t be_bytes(const unsigned char *p, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Binary parameter: the wire form of the fixed-width types is their
+ * in-memory form in network byte order; strings are their bytes. */
+static void binary_param(SqlType t, const char *data, size_t len, int idx, MemArena *a, Value *out)
+{
+    const TypeInfo *ti = type_info(t.oid);
+    if (!ti || !proto_binary_supported(t.oid))
+        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "binary format is not supported for parameters of type %s",
+                  ti ? ti->sql_name : "unknown");
+    if (ti->phys == PHYS_STR) {
+        type_input(t, data, len, a, out);
+        return;
+    }
+    size_t want = phys_size(ti->phys);
+    if (len != want)
+        err_raise(ERRCODE_INVALID_BINARY_REPRESENTATION,
+                  "incorrect binary data format in bind parameter %d", idx + 1);
+    uint64_t v = be_bytes((const unsigned char *)data, len);
+    out->is_null = false;
+    switch (ti->phys) {
+    case PHYS_BOOL: out->u.b = v != 0; break;
+    case PHYS_I16: out->u.i16 = (int16_t)(uint16_t)v; break;
+    case PHYS_I32: out->u.i32 = (int32_t)(uint32_t)v; break;
+    case PHYS_I64: out->u.i64 = (int64_t)v; break;
+    case PHYS_F32: { uint32_t u = (uint32_t)v; memcpy(&out->u.f32, &u, 4); break; }
+    case PHYS_F64: memcpy(&out->u.f64, &v, 8); break;
+    case PHYS_STR: break;
+    }
+}
+
+static Value *read_params(ProtoMsg *m, const Plan *plan, const char *stmt_name, const int16_t *formats,
+                          int nformats, MemArena *a)
+{
+    int nparams = proto_msg_int16(m);
+    if (nformats > 1 && nformats != nparams)
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "bind message has %d parameter formats but %d parameters",
+                  nformats, nparams);
+    int want = plan ? plan->nparams : 0;
+    if (nparams != want)
+        err_raise(ERRCODE_PROTOCOL_VIOLATION,
+                  "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
+                  nparams, stmt_name, want);
+    Value *values = mem_calloc(a, (size_t)nparams + 1, sizeof(Value));
+    for (int i = 0; i < nparams; i++) {
+        int32_t len = proto_msg_int32(m);
+        if (len == -1) {
+            values[i].is_null = true;
+            continue;
+        }
+        if (len < 0)
+            err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid parameter length %d", len);
+        const char *data = proto_msg_bytes(m, (size_t)len);
+        if (format_at(formats, nformats, i) == 1)
+            binary_param(plan->param_types[i], data, (size_t)len, i, a, &values[i]);
+        else
+            type_input(plan->param_types[i], data, (size_t)len, a, &values[i]);
+    }
+    return values;
+}
+
+static int16_t *result_formats(ProtoMsg *m, const Plan *plan, MemArena *a)
+{
+    int n;
+    int16_t *f = read_formats(m, a, &n);
+    int ncols = plan ? plan->ncols : 0;
+    if (n > 1 && n != ncols)
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "bind message has %d result formats but query has %d columns",
+                  n, ncols);
+    int16_t *out = mem_calloc(a, (size_t)ncols + 1, sizeof(int16_t));
+    for (int i = 0; i < ncols; i++) {
+        out[i] = format_at(f, n, i);
+        if (out[i] == 1 && !proto_binary_supported(plan->cols[i].type.oid)) {
+            const TypeInfo *ti = type_info(plan->cols[i].type.oid);
+            err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "binary output format is not supported for type %s",
+                      ti ? ti->sql_name : "unknown");
+        }
+    }
+    return out;
+}
+
+static void bind_into(ProtoConn *c, ProtoPortal *p, ProtoMsg *m, ProtoStmt *st)
+{
+    MemArena *a = p->arena;
+    int nformats;
+    int16_t *formats = read_formats(m, a, &nformats);
+    Value *values = read_params(m, st->plan, st->name, formats, nformats, a);
+    p->result_formats = result_formats(m, st->plan, a);
+    proto_msg_end(m);
+    p->plan = st->plan;
+    if (st->plan)
+        p->portal = exec_portal_create(c->session->exec, st->plan, values, st->plan->nparams, a);
+}
+
+void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
+{
+    ProtoSession *s = c->session;
+    const char *portal_name = name_arg(m);
+    const char *stmt_name = name_arg(m);
+    ProtoStmt *st = proto_stmt_find(s, stmt_name);
+    if (!st) {
+        if (stmt_name[0])
+            err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", stmt_name);
+        err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "unnamed prepared statement does not exist");
+    }
+    if (portal_name[0] && proto_portal_find(s, portal_name))
+        err_raise(ERRCODE_DUPLICATE_CURSOR, "portal \"%s\" already exists", portal_name);
+    if (!portal_name[0])
+        proto_portal_drop(s, "");
+    ProtoPortal *p = calloc(1, sizeof *p);
+    if (!p)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    snprintf(p->name, sizeof p->name, "%s", portal_name);
+    p->arena = mem_arena_create("portal");
+    p->stmt = st;
+    st->refcount++;
+    proto_portal_add(s, p);   /* owned by the session from here: freed on any error path */
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        bind_into(c, p, m, st);
+        err_pop(&jmp);
+    } else {
+        proto_portal_drop(s, portal_name);
+        err_rethrow();
+    }
+    proto_send_simple(c, '2');   /* BindComplete */
+}
+
+/* ---------- Describe ---------- */
+
+static void describe_rows(ProtoConn *c, const Plan *plan, const int16_t *formats)
+{
+    if (plan && plan->ncols > 0)
+        proto_send_row_description(c, plan, formats);
+    else
+        proto_send_simple(c, 'n');   /* NoData */
+}
+
+void proto_ext_describe(ProtoConn *c, ProtoMsg *m)
+{
+    ProtoSession *s = c->session;
+    char kind = proto_msg_bytes(m, 1)[0];
+    const char *name = name_arg(m);
+    proto_msg_end(m);
+    if (kind == 'S') {
+        ProtoStmt *st = proto_stmt_find(s, name);
+        if (!st)
+            err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", name);
+        size_t start = proto_msg_begin(&c->out, 't');
+        int n = st->plan ? st->plan->nparams : 0;
+        strbuf_append_be16(&c->out, (uint16_t)n);
+        for (int i = 0; i < n; i++)
+            strbuf_append_be32(&c->out, st->plan->param_types[i].oid);
+        proto_msg_finish(&c->out, start);
+        describe_rows(c, st->plan, NULL);
+    } else if (kind == 'P') {
+        ProtoPortal *p = proto_portal_find(s, name);
+        if (!p)
+            err_raise(ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
+        describe_rows(c, p->plan, p->result_formats);
+    } else {
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid DESCRIBE message subtype %d", kind);
+    }
+}
+
+/* ---------- Execute ---------- */
+
+void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
+{
+    ProtoSession *s = c->session;
+    const char *name = name_arg(m);
+    int32_t max_rows = proto_msg_int32(m);
+    proto_msg_end(m);
+    ProtoPortal *p = proto_portal_find(s, name);
+    if (!p)
+        err_raise(ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
+    if (!p->plan) {
+        proto_send_simple(c, 'I');   /* EmptyQueryResponse */
+        return;
+    }
+    if (!p->done) {
+        bool done = proto_run_portal(c, p->portal, p->plan, p->result_formats,
+                                     max_rows > 0 ? (uint64_t)max_rows : 0);
+        if (!done) {
+            proto_send_simple(c, 's');   /* PortalSuspended */
+            return;
+        }
+        p->done = true;
+        exec_portal_command_tag(p->portal, p->tag, sizeof p->tag);
+    }
+    proto_send_command_complete(c, p->tag);
+    proto_session_report_params(c, false);
+}
+
+/* ---------- Close and Sync ---------- */
+
+void proto_ext_close(ProtoConn *c, ProtoMsg *m)
+{
+    char kind = proto_msg_bytes(m, 1)[0];
+    const char *name = name_arg(m);
+    proto_msg_end(m);
+    if (kind == 'S')
+        proto_stmt_drop(c->session, name);
+    else if (kind == 'P')
+        proto_portal_drop(c->session, name);
+    else
+        err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid CLOSE message subtype %d", kind);
+    proto_send_simple(c, '3');   /* CloseComplete */
+}
+
+void proto_ext_sync(ProtoConn *c)
+{
+    ProtoSession *s = c->session;
+    s->ignore_till_sync = false;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        exec_session_sync(s->exec);
+        err_pop(&jmp);
+    } else {
+        static _Thread_local ErrorData e;
+        e = *err_current();
+        if (e.severity >= ERR_SEV_FATAL)
+            err_rethrow();
+        proto_send_error(c, &e);
+        exec_session_abort(s->exec);
+    }
+    if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
+        proto_session_drop_portals(s);
+    proto_session_report_params(c, false);
+    proto_send_ready(c, (char)exec_session_txn_status(s->exec));
+}

@@ -1,0 +1,323 @@
+/*
+ * proto_int.h — internal header of the protocol subsystem (the strata
+ * server): configuration, connections, messages, sessions. Only files in
+ * protocol/ include it; nothing outside the server binary links to it.
+ *
+ * The pieces, one file each:
+ *   main.c         flags, data directory, signals, start and fast shutdown
+ *   config.c       command-line parsing into ProtoConfig, --help/--version
+ *   listener.c     TCP and Unix sockets, accept loop, one thread per connection
+ *   conn.c         connection thread, buffered I/O, message framing and limits
+ *   startup.c      startup packet, SSL/GSS negotiation, session parameters
+ *   hba.c          strata_hba.conf: rules, matching, the default file
+ *   auth.c         password, md5 and SCRAM-SHA-256 exchanges
+ *   scram.c        SCRAM-SHA-256 server side (RFC 5802/7677)
+ *   tls.c          OpenSSL context and handshake
+ *   simple_query.c the Query message
+ *   extended.c     Parse/Bind/Describe/Execute/Close/Sync/Flush
+ *   results.c      RowDescription/DataRow/CommandComplete/ErrorResponse encoding
+ *   cancel.c       backend registry (pid, key) → interrupt flag
+ */
+#ifndef STRATA_PROTOCOL_PROTO_INT_H
+#define STRATA_PROTOCOL_PROTO_INT_H
+
+#ifndef STRATA_PROTOCOL_INTERNAL
+#error "protocol/proto_int.h is internal to protocol/"
+#endif
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include "common/arena.h"
+#include "common/error.h"
+#include "common/strbuf.h"
+#include "common/types.h"
+
+/* ---------- limits (every one in one place) ---------- */
+
+#define PROTO_STARTUP_MAX 10000          /* startup packet, as PostgreSQL's MAX_STARTUP_PACKET_LENGTH */
+#define PROTO_SMALL_MSG_MAX 10000        /* Sync, Flush, Describe, Close, Execute, Terminate */
+#define PROTO_AUTH_MSG_MAX 65535         /* PasswordMessage/SASL (PG_MAX_AUTH_TOKEN_LENGTH) */
+#define PROTO_LARGE_MSG_MAX 0x3fffffff   /* Query, Parse, Bind: PostgreSQL's MaxAllocSize - 1 */
+#define PROTO_RECV_BUF 16384             /* socket read buffer per connection */
+#define PROTO_SEND_FLUSH 65536           /* flush the send buffer past this while streaming rows */
+#define PROTO_MAX_PARAMS 65535           /* Bind/Parse parameters (int16 on the wire) */
+#define PROTO_NAME_MAX 64                /* statement/portal names kept (PostgreSQL: NAMEDATALEN) */
+#define PROTO_MAX_LISTEN 16              /* listen sockets */
+#define PROTO_MAX_STARTUP_PARAMS 64      /* key/value pairs in a startup packet */
+
+#define PROTO_VERSION_STRING "15.0 (Strata 0.1.0)"
+#define PROTO_SERVER_VERSION_NUM "150000"
+
+/* ---------- configuration (config.c) ---------- */
+
+typedef struct ProtoConfig {
+    const char *data_dir;            /* -D, $PGDATA, else ./data */
+    int port;                        /* -p, default 5432 */
+    char listen_addresses[512];      /* -h, comma list, "*" = all */
+    char socket_dirs[512];           /* -k, comma list, "" = no Unix socket */
+    int max_connections;             /* -c max_connections=N, default 100 */
+    bool ssl;                        /* -c ssl=on */
+    char ssl_cert_file[512];         /* relative to data_dir unless absolute */
+    char ssl_key_file[512];
+    const char *password_file;       /* --password-file: postgres's password */
+    bool allow_remote_trust;         /* --allow-remote-trust */
+} ProtoConfig;
+
+extern ProtoConfig proto_config;
+
+/* Parse argv into proto_config and apply -c settings as server defaults.
+ * Prints and exits for --help/--version and for bad flags. */
+void proto_config_parse(int argc, char **argv);
+
+/* ---------- logging (main.c) ---------- */
+
+/* One line on stderr in PostgreSQL's style: "<time> [pid] LEVEL:  text". */
+void proto_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---------- hba (hba.c) ---------- */
+
+typedef enum HbaMethod {
+    HBA_TRUST,
+    HBA_REJECT,
+    HBA_PASSWORD,
+    HBA_MD5,
+    HBA_SCRAM,
+} HbaMethod;
+
+typedef struct HbaClient {
+    bool is_local;                   /* Unix socket */
+    bool ssl;
+    struct sockaddr_storage addr;    /* TCP peer */
+    const char *user;
+    const char *database;
+} HbaClient;
+
+/* Create <datadir>/strata_hba.conf with the defaults if missing, then load
+ * it. Returns false (message logged) on a syntax error. */
+bool proto_hba_load(const char *data_dir);
+/* First matching rule's method; false when no rule matches. */
+bool proto_hba_match(const HbaClient *client, HbaMethod *method);
+/* True when some host rule with method trust covers a non-loopback address. */
+bool proto_hba_has_remote_trust(void);
+const char *proto_hba_method_name(HbaMethod m);
+
+/* ---------- TLS (tls.c) ---------- */
+
+typedef struct ssl_st SSL;
+/* Build the server context from the certificate and key; false when ssl is
+ * off. Exits with a FATAL log line when ssl is on and the files are bad. */
+bool proto_tls_init(void);
+bool proto_tls_enabled(void);
+/* Handshake on fd; NULL (logged) on failure. */
+SSL *proto_tls_accept(int fd);
+void proto_tls_close(SSL *ssl);
+/* tls-server-end-point channel binding data (RFC 5929) of our certificate:
+ * bytes written into out (up to 64), 0 if unavailable. */
+size_t proto_tls_endpoint_hash(unsigned char *out);
+
+/* ---------- cancel registry (cancel.c) ---------- */
+
+/* Register a backend; fills pid and key. false when the table is full. */
+bool proto_cancel_register(atomic_int *flag, int32_t *pid, int32_t *key);
+void proto_cancel_unregister(int32_t pid);
+/* Set the interrupt flag of the backend with that pid and key (else nothing). */
+void proto_cancel_request(int32_t pid, int32_t key);
+/* Fast shutdown: set every registered flag and wake every socket. */
+void proto_cancel_shutdown_all(void);
+/* Sockets to wake at shutdown (shutdown(SHUT_RD)). */
+void proto_cancel_set_fd(int32_t pid, int fd);
+/* Number of registered backends (sessions past the startup packet). */
+int proto_cancel_count(void);
+
+/* ---------- connections (conn.c) ---------- */
+
+typedef struct ProtoSession ProtoSession;
+
+typedef struct ProtoConn {
+    int fd;
+    SSL *ssl;
+    bool is_local;
+    struct sockaddr_storage peer;
+    char peer_text[64];              /* "127.0.0.1" or "[local]" */
+
+    /* receive side: bytes [rpos, rlen) of rbuf are unread */
+    char rbuf[PROTO_RECV_BUF];
+    size_t rpos, rlen;
+    StrBuf msg;                      /* body of the current message */
+
+    StrBuf out;                      /* whole messages waiting to be sent */
+    bool broken;                     /* socket failed: never write again */
+    bool terminate;                  /* close after this message */
+
+    atomic_int interrupt;            /* ErrInterrupt value; see cancel.c */
+    int32_t pid, key;                /* BackendKeyData */
+    bool registered;
+
+    ProtoSession *session;           /* after startup */
+} ProtoConn;
+
+/* Thread entry for an accepted socket; takes ownership of the ProtoConn. */
+void *proto_conn_main(void *arg);
+
+/* Read exactly len bytes (blocking). Raises FATAL 08006 on EOF/errors with
+ * broken set, so no reply is attempted. */
+void proto_conn_read(ProtoConn *c, void *buf, size_t len);
+/* Read one regular message: type byte, length checked against the type's
+ * limit before the body is read, body into c->msg. Returns the type. */
+char proto_conn_read_message(ProtoConn *c, bool in_auth);
+/* Send everything buffered in c->out. Raises (broken) on failure. */
+void proto_conn_flush(ProtoConn *c);
+/* Whether any bytes are buffered unread (pipelined input). */
+bool proto_conn_has_pending_input(const ProtoConn *c);
+/* True once a fast shutdown began (main.c). */
+bool proto_server_shutting_down(void);
+/* A connection thread ended (listener.c keeps the count). */
+void proto_listener_conn_ended(void);
+/* Start listening on every configured address; false (logged) on failure. */
+bool proto_listener_open(void);
+/* Accept loop; returns when proto_listener_stop() is called. */
+void proto_listener_run(void);
+/* Wake the accept loop, close listen sockets, remove socket files. */
+void proto_listener_stop(void);
+/* Close listen sockets and remove socket files (after run returned). */
+void proto_listener_close(void);
+/* Connection threads still running. */
+int proto_listener_active(void);
+
+/* ---------- messages (results.c) ---------- */
+
+/* A message being read: bounds-checked getters raise 08P01. */
+typedef struct ProtoMsg {
+    const char *data;
+    size_t len;
+    size_t pos;
+} ProtoMsg;
+
+int32_t proto_msg_int32(ProtoMsg *m);
+int16_t proto_msg_int16(ProtoMsg *m);
+/* NUL-terminated string; raises "invalid string in message". */
+const char *proto_msg_string(ProtoMsg *m);
+/* len bytes; returns a pointer into the message. */
+const char *proto_msg_bytes(ProtoMsg *m, size_t len);
+/* Raise "invalid message format" unless everything was consumed. */
+void proto_msg_end(ProtoMsg *m);
+
+/* Start a message of type t in sb: returns the offset to pass to msg_finish. */
+size_t proto_msg_begin(StrBuf *sb, char type);
+/* Back-fill the length of the message started at offset. */
+void proto_msg_finish(StrBuf *sb, size_t offset);
+void proto_msg_put_string(StrBuf *sb, const char *s);
+
+void proto_send_error(ProtoConn *c, const ErrorData *e);
+void proto_send_notice(ProtoConn *c, const ErrorData *e);
+void proto_send_simple(ProtoConn *c, char type);               /* no body: '1','2','3','n','I','s' */
+void proto_send_command_complete(ProtoConn *c, const char *tag);
+void proto_send_ready(ProtoConn *c, char txn_status);
+void proto_send_parameter_status(ProtoConn *c, const char *name, const char *value);
+void proto_send_auth(ProtoConn *c, int32_t code, const void *data, size_t len);
+
+/* ---------- sessions (session.c) ---------- */
+
+typedef struct Plan Plan;
+typedef struct ExecSession ExecSession;
+typedef struct ExecPortal ExecPortal;
+typedef struct GucSet GucSet;
+
+/* A prepared statement: text, parse and plan live in its own arena. */
+typedef struct ProtoStmt {
+    char name[PROTO_NAME_MAX];
+    MemArena *arena;
+    const char *query_text;
+    const Plan *plan;                /* NULL for an empty query */
+    int refcount;                    /* 1 for the session's list + 1 per portal */
+    struct ProtoStmt *next;
+} ProtoStmt;
+
+/* A portal: bound parameters and the executor's portal, in its own arena. */
+typedef struct ProtoPortal {
+    char name[PROTO_NAME_MAX];
+    MemArena *arena;
+    ProtoStmt *stmt;                 /* the statement it was bound from (kept alive) */
+    const Plan *plan;
+    ExecPortal *portal;              /* NULL for an empty query */
+    int16_t *result_formats;         /* one per result column */
+    bool done;
+    char tag[64];
+    struct ProtoPortal *next;
+} ProtoPortal;
+
+struct ProtoSession {
+    MemArena *arena;                 /* session lifetime: names, settings text */
+    const char *user;
+    const char *database;
+    bool is_superuser;
+    GucSet *guc;
+    ExecSession *exec;
+    ProtoStmt *stmts;
+    ProtoPortal *portals;
+    bool ignore_till_sync;           /* after an extended-protocol error */
+    /* Last value sent in ParameterStatus for each reported parameter. */
+    int nreported;
+    char *reported_names[64];
+    char *reported_values[64];
+    MemArena *batch_arena;           /* text of one batch's values; reset per batch */
+};
+
+/* A new session (guc created; exec created by startup once settings apply). */
+ProtoSession *proto_session_create(const char *user, const char *database, bool is_superuser);
+/* Prepared statements: find (NULL when absent), add (takes ownership),
+ * drop by name (no error when absent), release one reference. */
+ProtoStmt *proto_stmt_find(ProtoSession *s, const char *name);
+void proto_stmt_add(ProtoSession *s, ProtoStmt *st);
+void proto_stmt_drop(ProtoSession *s, const char *name);
+void proto_stmt_release(ProtoStmt *st);
+/* Portals: find, add (takes ownership), drop by name (closes the executor portal). */
+ProtoPortal *proto_portal_find(ProtoSession *s, const char *name);
+void proto_portal_add(ProtoSession *s, ProtoPortal *p);
+void proto_portal_drop(ProtoSession *s, const char *name);
+/* The session's reported parameters: sent on startup (all) and after each
+ * statement (changed ones only). */
+void proto_session_report_params(ProtoConn *c, bool all);
+/* Drop every portal (end of transaction). */
+void proto_session_drop_portals(ProtoSession *s);
+void proto_session_destroy(ProtoSession *s);
+
+/* ---------- startup and auth (startup.c, auth.c, scram.c) ---------- */
+
+/* Run the startup phase; returns false when the connection must close
+ * (cancel request, rejected, FATAL already sent). */
+bool proto_startup(ProtoConn *c);
+/* Authenticate c's user per hba; raises FATAL on failure. */
+void proto_auth(ProtoConn *c, const char *user, const char *database);
+/* SCRAM exchange with this verifier (NULL/"" = mock exchange that fails).
+ * Returns true when the proof matched. */
+bool proto_scram_exchange(ProtoConn *c, const char *user, const char *verifier);
+/* Check a cleartext password against a stored verifier (SCRAM or md5). */
+bool proto_password_check(const char *verifier, const char *user, const char *password);
+/* Base64 (RFC 4648, padded). encode returns the length written (out needs
+ * 4*ceil(len/3)+1); decode returns -1 on bad input. */
+size_t proto_b64_encode(const unsigned char *in, size_t len, char *out);
+int proto_b64_decode(const char *in, size_t len, unsigned char *out, size_t out_max);
+
+/* ---------- queries (simple_query.c, extended.c, results.c) ---------- */
+
+void proto_simple_query(ProtoConn *c, ProtoMsg *m);
+void proto_ext_parse(ProtoConn *c, ProtoMsg *m);
+void proto_ext_bind(ProtoConn *c, ProtoMsg *m);
+void proto_ext_describe(ProtoConn *c, ProtoMsg *m);
+void proto_ext_execute(ProtoConn *c, ProtoMsg *m);
+void proto_ext_close(ProtoConn *c, ProtoMsg *m);
+void proto_ext_sync(ProtoConn *c);
+
+/* RowDescription of plan's columns; formats NULL = all text. */
+void proto_send_row_description(ProtoConn *c, const Plan *plan, const int16_t *formats);
+/* Run a portal, streaming DataRows; returns exec_portal_run's result. */
+bool proto_run_portal(ProtoConn *c, ExecPortal *portal, const Plan *plan,
+                      const int16_t *formats, uint64_t max_rows);
+/* Whether binary output is implemented for this type. */
+bool proto_binary_supported(uint32_t type_oid);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * simple_query.c — the simple Query message.
+ *
+ * One Query may hold several ';'-separated statements; they run in order
+ * inside one implicit transaction (PostgreSQL's behaviour), each one:
+ *   plan_statement → exec_portal_create → RowDescription (when the
+ *   statement returns rows) → DataRows → CommandComplete → changed
+ *   ParameterStatus.
+ * An empty string answers EmptyQueryResponse. The first error sends
+ * ErrorResponse, aborts the transaction (exec_session_abort) and skips the
+ * rest of the string. exec_session_sync ends the implicit transaction and
+ * ReadyForQuery follows in every case.
+ *
+ * Memory: the parse trees live in one arena for the message; each
+ * statement's plan and portal live in a statement arena destroyed as soon
+ * as the statement ends (or fails).
+ */
+#define STRATA_PROTOCOL_INTERNAL
+#include "protocol/proto_int.h"
+
+#include <string.h>
+#include "executor/executor.h"
+#include "parser/parser.h"
+#include "planner/plan.h"
+#include "planner/planner.h"
+
+/* State the error handler must clean up: volatile because it changes
+ * inside the ERR_TRY region. */
+typedef struct QueryState {
+    MemArena *volatile parse_arena;
+    MemArena *volatile stmt_arena;
+    ExecPortal *volatile portal;
+} QueryState;
+
+static void close_statement(QueryState *qs)
+{
+    ExecPortal *p = qs->portal;
+    qs->portal = NULL;
+    if (p)
+        exec_portal_close(p);
+    MemArena *a = qs->stmt_arena;
+    qs->stmt_arena = NULL;
+    mem_arena_destroy(a);
+}
+
+static void run_statement(ProtoConn *c, QueryState *qs, const char *sql, const RawStmt *raw)
+{
+    ProtoSession *s = c->session;
+    qs->stmt_arena = mem_arena_create("statement");
+    PlanContext pc = {.arena = qs->stmt_arena, .query_text = sql, .guc = s->guc};
+    const Plan *plan = plan_statement(&pc, raw);
+    qs->portal = exec_portal_create(s->exec, plan, NULL, 0, qs->stmt_arena);
+    if (plan->ncols > 0)
+        proto_send_row_description(c, plan, NULL);
+    proto_run_portal(c, qs->portal, plan, NULL, 0);
+    char tag[64];
+    exec_portal_command_tag(qs->portal, tag, sizeof tag);
+    proto_send_command_complete(c, tag);
+    close_statement(qs);
+    proto_session_report_params(c, false);
+}
+
+static void run_query(ProtoConn *c, QueryState *qs, const char *sql)
+{
+    qs->parse_arena = mem_arena_create("query");
+    List *stmts = parse_sql(qs->parse_arena, sql);
+    if (list_len(stmts) == 0)
+        proto_send_simple(c, 'I');   /* EmptyQueryResponse */
+    for (int i = 0; i < list_len(stmts); i++)
+        run_statement(c, qs, sql, list_nth(stmts, i));
+    exec_session_sync(c->session->exec);
+}
+
+/* After an error: report it, clean up, abort the transaction. */
+static void query_failed(ProtoConn *c, QueryState *qs)
+{
+    static _Thread_local ErrorData e;
+    e = *err_current();
+    if (e.severity >= ERR_SEV_FATAL)
+        err_rethrow();   /* the connection loop sends it and closes */
+    proto_send_error(c, &e);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        close_statement(qs);
+        exec_session_abort(c->session->exec);
+        err_pop(&jmp);
+    } else {
+        ErrorData *f = err_begin(ERRCODE_INTERNAL_ERROR);
+        f->severity = ERR_SEV_FATAL;
+        err_message(f, "could not abort the transaction");
+        err_throw();
+    }
+}
+
+void proto_simple_query(ProtoConn *c, ProtoMsg *m)
+{
+    const char *sql = proto_msg_string(m);
+    proto_msg_end(m);
+    ProtoSession *s = c->session;
+    /* A Query destroys the unnamed statement and portal, as PostgreSQL does. */
+    proto_portal_drop(s, "");
+    proto_stmt_drop(s, "");
+    QueryState qs = {NULL, NULL, NULL};
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        run_query(c, &qs, sql);
+        err_pop(&jmp);
+    } else {
+        query_failed(c, &qs);
+    }
+    mem_arena_destroy(qs.parse_arena);
+    if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
+        proto_session_drop_portals(s);
+    proto_session_report_params(c, false);
+    proto_send_ready(c, (char)exec_session_txn_status(s->exec));
+}

@@ -1,0 +1,262 @@
+/*
+ * pkindex.c — the primary-key hash index of an in-memory table.
+ *
+ * Open addressing with linear probing over (hash, row + 1) pairs, load
+ * factor at most 1/2, backward-shift deletion (no tombstones, so rollback
+ * leaves the table as if the keys had never been inserted). The key itself
+ * is not stored: equality reads the rows' values, from the table's chunks
+ * for rows already written and from the incoming batch for rows being
+ * appended (rows >= base). Only the table's writer uses the index, so it
+ * needs no lock of its own.
+ *
+ * Equality follows PostgreSQL's btree equality for the key types: -0 = 0
+ * and NaN = NaN for floats, numeric by value (1.0 = 1.00), everything else
+ * by bytes (char(n) is stored padded, so padding compares equal).
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/error.h"
+#include "common/numeric.h"
+#include "common/strbuf.h"
+#include "common/typio.h"
+
+/* Where key values come from: the table below base, the batch above. */
+typedef struct PkSrc {
+    const StoreTable *t;
+    const Batch *b;   /* NULL: every row is in the table */
+    uint64_t base;
+} PkSrc;
+
+static const void *pk_value(const PkSrc *s, int col, uint64_t row)
+{
+    const StoreTable *t = s->t;
+    if (!s->b || row < s->base) {
+        StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
+        return (const char *)g->chunks[col].data + (row % STORE_GROUP_ROWS) * t->width[col];
+    }
+    const Vector *v = &s->b->cols[col];
+    uint32_t r = v->is_const ? 0 : batch_row(s->b, (uint32_t)(row - s->base));
+    return (const char *)v->data + (size_t)r * t->width[col];
+}
+
+static uint64_t pk_hash_value(const StoreTable *t, int col, const void *p)
+{
+    switch (t->phys[col]) {
+    case PHYS_BOOL: return hash_u64(*(const uint8_t *)p);
+    case PHYS_I16: return hash_u64((uint64_t)(int64_t)*(const int16_t *)p);
+    case PHYS_I32: return hash_u64((uint64_t)(int64_t)*(const int32_t *)p);
+    case PHYS_I64: return hash_u64((uint64_t)*(const int64_t *)p);
+    case PHYS_F32:
+    case PHYS_F64: {
+        double d = t->phys[col] == PHYS_F32 ? *(const float *)p : *(const double *)p;
+        if (d == 0)
+            d = 0;  /* -0 = 0 */
+        if (isnan(d))
+            d = NAN;
+        uint64_t u;
+        memcpy(&u, &d, sizeof u);
+        return hash_u64(u);
+    }
+    case PHYS_STR: {
+        const StrRef *s = p;
+        if (t->cols[col].type.oid == TYPE_NUMERIC)
+            return numeric_hash(*s);
+        return hash_bytes(s->ptr, s->len, 0x5eed);
+    }
+    }
+    return 0;
+}
+
+static bool pk_equal_value(const StoreTable *t, int col, const void *a, const void *b)
+{
+    switch (t->phys[col]) {
+    case PHYS_BOOL: return *(const uint8_t *)a == *(const uint8_t *)b;
+    case PHYS_I16: return *(const int16_t *)a == *(const int16_t *)b;
+    case PHYS_I32: return *(const int32_t *)a == *(const int32_t *)b;
+    case PHYS_I64: return *(const int64_t *)a == *(const int64_t *)b;
+    case PHYS_F32:
+    case PHYS_F64: {
+        double x = t->phys[col] == PHYS_F32 ? *(const float *)a : *(const double *)a;
+        double y = t->phys[col] == PHYS_F32 ? *(const float *)b : *(const double *)b;
+        return x == y || (isnan(x) && isnan(y));
+    }
+    case PHYS_STR: {
+        const StrRef *x = a, *y = b;
+        if (t->cols[col].type.oid == TYPE_NUMERIC)
+            return numeric_cmp(*x, *y) == 0;
+        return x->len == y->len && (x->len == 0 || memcmp(x->ptr, y->ptr, x->len) == 0);
+    }
+    }
+    return false;
+}
+
+static uint64_t pk_hash(const PkSrc *s, uint64_t row)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int k = 0; k < s->t->npkey; k++) {
+        int col = s->t->pkey[k];
+        h = hash_u64(h ^ pk_hash_value(s->t, col, pk_value(s, col, row)));
+    }
+    return h;
+}
+
+static bool pk_equal(const PkSrc *s, uint64_t r1, uint64_t r2)
+{
+    for (int k = 0; k < s->t->npkey; k++) {
+        int col = s->t->pkey[k];
+        if (!pk_equal_value(s->t, col, pk_value(s, col, r1), pk_value(s, col, r2)))
+            return false;
+    }
+    return true;
+}
+
+uint64_t store__pk_hash_row(const StoreTable *t, uint64_t row)
+{
+    PkSrc s = {t, NULL, 0};
+    return pk_hash(&s, row);
+}
+
+void store__pk_free(StorePkIndex *pk)
+{
+    free(pk->slots);
+    pk->slots = NULL;
+    pk->cap = pk->count = 0;
+}
+
+void store__pk_reserve(StorePkIndex *pk, uint64_t extra)
+{
+    uint64_t need = pk->count + extra;
+    if (pk->slots && need * 2 <= pk->cap)
+        return;
+    uint64_t cap = pk->cap ? pk->cap : 1024;
+    while (need * 2 > cap)
+        cap *= 2;
+    StorePkEntry *slots = store__calloc(cap, sizeof *slots);
+    for (uint64_t i = 0; i < pk->cap; i++) {
+        if (!pk->slots[i].row)
+            continue;
+        uint64_t j = pk->slots[i].hash & (cap - 1);
+        while (slots[j].row)
+            j = (j + 1) & (cap - 1);
+        slots[j] = pk->slots[i];
+    }
+    free(pk->slots);
+    pk->slots = slots;
+    pk->cap = cap;
+}
+
+/* Remove the entry of row (whose key hashes to h); backward shift keeps
+ * every remaining entry reachable from its home slot. */
+static void pk_remove(StorePkIndex *pk, uint64_t h, uint64_t row)
+{
+    uint64_t mask = pk->cap - 1;
+    uint64_t i = h & mask;
+    while (pk->slots[i].row != row + 1) {
+        if (!pk->slots[i].row)
+            return;  /* not present */
+        i = (i + 1) & mask;
+    }
+    uint64_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!pk->slots[j].row)
+            break;
+        uint64_t home = pk->slots[j].hash & mask;
+        /* Move j back into the hole at i unless j's home lies in (i, j]. */
+        bool in_between = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!in_between) {
+            pk->slots[i] = pk->slots[j];
+            i = j;
+        }
+    }
+    pk->slots[i] = (StorePkEntry){0, 0};
+    pk->count--;
+}
+
+void store__pk_remove_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t n)
+{
+    PkSrc s = {t, b, base};
+    for (uint32_t i = 0; i < n; i++)
+        pk_remove(&t->pk, pk_hash(&s, base + i), base + i);
+}
+
+void store__pk_remove_rows(StoreTable *t, uint64_t from, uint64_t to)
+{
+    PkSrc s = {t, NULL, 0};
+    for (uint64_t r = from; r < to; r++)
+        pk_remove(&t->pk, pk_hash(&s, r), r);
+}
+
+/* Quote an identifier as PostgreSQL's quote_identifier does (keywords aside). */
+static void append_ident(StrBuf *sb, const char *name)
+{
+    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
+    for (const char *p = name; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (plain) {
+        strbuf_append_str(sb, name);
+        return;
+    }
+    strbuf_append_char(sb, '"');
+    for (const char *p = name; *p; p++) {
+        if (*p == '"')
+            strbuf_append_char(sb, '"');
+        strbuf_append_char(sb, *p);
+    }
+    strbuf_append_char(sb, '"');
+}
+
+static _Noreturn void raise_duplicate(const PkSrc *s, uint64_t row)
+{
+    const StoreTable *t = s->t;
+    StrBuf names, vals;
+    strbuf_init(&names);
+    strbuf_init(&vals);
+    for (int k = 0; k < t->npkey; k++) {
+        int col = t->pkey[k];
+        Value v = {.is_null = false};
+        memcpy(&v.u, pk_value(s, col, row), t->width[col]);
+        if (k > 0) {
+            strbuf_append_str(&names, ", ");
+            strbuf_append_str(&vals, ", ");
+        }
+        append_ident(&names, t->cols[col].name);
+        store__format_value(t->cols[col].type, &v, 0, &vals);
+    }
+    ErrorData *e = err_begin(ERRCODE_UNIQUE_VIOLATION);
+    err_message(e, "duplicate key value violates unique constraint \"%s\"", t->pkey_name);
+    err_detail(e, "Key (%.*s)=(%.*s) already exists.", (int)names.len, names.data, (int)vals.len,
+               vals.data);
+    snprintf(e->schema_name, sizeof e->schema_name, "%s", t->schema);
+    snprintf(e->table_name, sizeof e->table_name, "%s", t->name);
+    snprintf(e->constraint_name, sizeof e->constraint_name, "%s", t->pkey_name);
+    strbuf_free(&names);
+    strbuf_free(&vals);
+    err_throw();
+}
+
+void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit)
+{
+    PkSrc s = {t, b, base};
+    StorePkIndex *pk = &t->pk;
+    uint64_t mask = pk->cap - 1;
+    for (uint32_t i = 0; i < limit; i++) {
+        uint64_t row = base + i;
+        uint64_t h = pk_hash(&s, row);
+        uint64_t j = h & mask;
+        while (pk->slots[j].row) {
+            if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, row)) {
+                store__pk_remove_batch(t, b, base, i);
+                raise_duplicate(&s, row);
+            }
+            j = (j + 1) & mask;
+        }
+        pk->slots[j] = (StorePkEntry){h, row + 1};
+        pk->count++;
+    }
+}

@@ -1,0 +1,557 @@
+/*
+ * table.c — a table's rows in memory: row groups of column chunks, the
+ * string heap, zone maps, and appends with NOT NULL and primary-key checks.
+ *
+ * Layout: rows are numbered from 0; row r lives in row group r / 2048, at
+ * offset r % 2048 of each of the group's column chunks. A chunk is a plain
+ * array of the column's physical type (what a Vector points at, so scans
+ * are zero copy), a validity bitmap and a zone map. Row groups are found
+ * through a fixed two-level directory, so appending never moves a chunk a
+ * concurrent scan is reading. Strings are copied into the table's heap:
+ * big blocks with a bump pointer, never one malloc per row.
+ *
+ * An append runs in four steps so that a failure leaves nothing behind:
+ *   1. find the first row that breaks NOT NULL (no change yet);
+ *   2. reserve everything that allocates: row groups, heap space, index
+ *      capacity (may raise 53200; reserved space is just unused capacity);
+ *   3. insert the keys into the pk index row by row, up to that first
+ *      NULL row; a duplicate (in the table or in the batch) undoes the
+ *      batch's keys and raises 23505; then a NULL row raises 23502;
+ *   4. copy the values (cannot fail) and publish the new row count.
+ * The caller holds the table's write lock (taken through txn.c), not a
+ * mutex, so raising is safe: the transaction's rollback undoes the rest.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/error.h"
+#include "common/strbuf.h"
+#include "common/typio.h"
+
+/* ---- creation and destruction ---- */
+
+StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name, int ncols,
+                             const StoreColumnDef *cols, int npkey, const int *pkey)
+{
+    StoreTable *t = store__calloc(1, sizeof *t);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        t->oid = oid;
+        t->schema = store__strdup(schema);
+        t->name = store__strdup(name);
+        t->ncols = ncols;
+        t->cols = store__calloc((size_t)ncols, sizeof *t->cols);
+        t->phys = store__calloc((size_t)ncols, sizeof *t->phys);
+        t->width = store__calloc((size_t)ncols, sizeof *t->width);
+        t->pkey = store__calloc((size_t)(npkey ? npkey : 1), sizeof *t->pkey);
+        for (int i = 0; i < ncols; i++) {
+            t->cols[i] = cols[i];
+            t->cols[i].name = store__strdup(cols[i].name);
+            t->cols[i].default_text = cols[i].default_text ? store__strdup(cols[i].default_text) : NULL;
+            t->phys[i] = type_phys(cols[i].type);
+            t->width[i] = phys_size(t->phys[i]);
+        }
+        t->npkey = npkey;
+        for (int i = 0; i < npkey; i++) {
+            t->pkey[i] = pkey[i];
+            t->cols[pkey[i]].not_null = true;  /* PRIMARY KEY implies NOT NULL */
+        }
+        /* PostgreSQL's ChooseRelationName: "<table>_pkey", table name cut to fit 63 bytes. */
+        int keep = (int)strlen(name);
+        if (keep > STORE_NAME_MAX - 1 - 5)
+            keep = STORE_NAME_MAX - 1 - 5;
+        snprintf(t->pkey_name, sizeof t->pkey_name, "%.*s_pkey", keep, name);
+        err_pop(&jmp);
+    } else {
+        store__table_free(t);
+        err_rethrow();
+    }
+    return t;
+}
+
+static void heap_free_blocks(StoreHeapBlock *b, const StoreHeapBlock *stop)
+{
+    while (b && b != stop) {
+        StoreHeapBlock *prev = b->prev;
+        free(b);
+        b = prev;
+    }
+}
+
+void store__table_free_data(StoreTable *t)
+{
+    for (uint64_t g = 0; g < t->ngroups; g++) {
+        StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
+        free(grp);  /* header, chunks and data arrays are one allocation */
+    }
+    for (int s = 0; s < STORE_DIR_TOP && t->dir[s]; s++) {
+        free(t->dir[s]);
+        t->dir[s] = NULL;
+    }
+    t->ngroups = 0;
+    heap_free_blocks(t->heap.head, NULL);
+    t->heap.head = NULL;
+    store__pk_free(&t->pk);
+    atomic_store(&t->nrows, 0);
+    atomic_store(&t->committed, 0);
+    t->data_freed = true;
+}
+
+void store__table_free(StoreTable *t)
+{
+    if (!t)
+        return;
+    if (!t->data_freed)
+        store__table_free_data(t);
+    for (int i = 0; t->cols && i < t->ncols; i++) {
+        free((char *)t->cols[i].name);
+        free((char *)t->cols[i].default_text);
+    }
+    free(t->cols);
+    free(t->phys);
+    free(t->width);
+    free(t->pkey);
+    free(t->schema);
+    free(t->name);
+    free(t);
+}
+
+/* ---- string heap ---- */
+
+StoreHeapMark store__heap_mark(const StoreHeap *h)
+{
+    return (StoreHeapMark){h->head, h->head ? h->head->used : 0};
+}
+
+/* Make sure `bytes` more can be taken from the current block. */
+static void heap_reserve(StoreHeap *h, size_t bytes)
+{
+    if (h->head && h->head->size - h->head->used >= bytes)
+        return;
+    size_t size = bytes > STORE_HEAP_BLOCK ? bytes : STORE_HEAP_BLOCK;
+    StoreHeapBlock *b = store__malloc(sizeof *b + size);
+    b->prev = h->head;
+    b->size = size;
+    b->used = 0;
+    h->head = b;
+}
+
+static char *heap_take(StoreHeap *h, size_t bytes)
+{
+    char *p = h->head->bytes + h->head->used;
+    h->head->used += bytes;
+    return p;
+}
+
+/* ---- row groups ---- */
+
+static StoreRowGroup *group_alloc(const StoreTable *t)
+{
+    size_t header = sizeof(StoreRowGroup) + (size_t)t->ncols * sizeof(StoreChunk);
+    header = (header + 63) & ~(size_t)63;
+    size_t total = header;
+    for (int c = 0; c < t->ncols; c++)
+        total += (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63;
+    char *mem = aligned_alloc(64, total);
+    if (!mem)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    memset(mem, 0, header);
+    StoreRowGroup *g = (StoreRowGroup *)mem;
+    g->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
+    size_t off = header;
+    for (int c = 0; c < t->ncols; c++) {
+        g->chunks[c].data = mem + off;
+        off += (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63;
+        atomic_init(&g->chunks[c].zone.min_bits, 0);
+        atomic_init(&g->chunks[c].zone.max_bits, 0);
+        atomic_init(&g->chunks[c].zone.has_value, false);
+        atomic_init(&g->chunks[c].zone.has_null, false);
+        atomic_init(&g->chunks[c].zone.has_nan, false);
+    }
+    return g;
+}
+
+/* Allocate row groups so that rows [0, rows) have a home. Pointers are
+ * published with release stores before any row count that covers them. */
+static void groups_reserve(StoreTable *t, uint64_t rows)
+{
+    uint64_t need = (rows + STORE_GROUP_ROWS - 1) / STORE_GROUP_ROWS;
+    while (t->ngroups < need) {
+        uint64_t g = t->ngroups;
+        StoreRowGroup **seg = t->dir[g / STORE_DIR_SEG];
+        if (!seg) {
+            seg = store__calloc(STORE_DIR_SEG, sizeof *seg);
+            __atomic_store_n(&t->dir[g / STORE_DIR_SEG], seg, __ATOMIC_RELEASE);
+        }
+        StoreRowGroup *grp = group_alloc(t);
+        __atomic_store_n(&seg[g % STORE_DIR_SEG], grp, __ATOMIC_RELEASE);
+        t->ngroups = g + 1;
+    }
+}
+
+/* ---- NOT NULL ---- */
+
+/* Active-row index of the first row with a NULL in a NOT NULL column
+ * (-1 when none); *col gets that row's first such column. */
+static int64_t find_null_violation(const StoreTable *t, const Batch *b, int *col)
+{
+    int64_t first = -1;
+    for (int c = 0; c < t->ncols; c++) {
+        const Vector *v = &b->cols[c];
+        if (!t->cols[c].not_null || (!v->validity && !v->is_const))
+            continue;
+        uint32_t limit = first >= 0 ? (uint32_t)first : b->count;
+        for (uint32_t i = 0; i < limit; i++) {
+            if (!vec_is_valid(v, batch_row(b, i))) {
+                first = i;
+                break;
+            }
+        }
+    }
+    if (first >= 0) {
+        for (int c = 0; c < t->ncols; c++) {
+            if (t->cols[c].not_null && !vec_is_valid(&b->cols[c], batch_row(b, (uint32_t)first))) {
+                *col = c;
+                break;
+            }
+        }
+    }
+    return first;
+}
+
+/* Append v's text (clipped to maxlen bytes at a UTF-8 boundary + "..."
+ * when maxlen > 0) to sb; NULL as "null". */
+void store__format_value(SqlType type, const Value *v, size_t maxlen, StrBuf *sb)
+{
+    if (v->is_null) {
+        strbuf_append_str(sb, "null");
+        return;
+    }
+    StrBuf tmp;
+    strbuf_init(&tmp);
+    OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
+    type_output(type, v, &opt, &tmp);
+    size_t len = tmp.len;
+    if (maxlen > 0 && len > maxlen) {
+        len = maxlen;
+        while (len > 0 && ((unsigned char)tmp.data[len] & 0xC0) == 0x80)
+            len--;  /* don't cut a multibyte character */
+        strbuf_append(sb, tmp.data, len);
+        strbuf_append_str(sb, "...");
+    } else {
+        strbuf_append(sb, tmp.data, len);
+    }
+    strbuf_free(&tmp);
+}
+
+static _Noreturn void raise_not_null(const StoreTable *t, const Batch *b, uint32_t active, int col)
+{
+    /* PostgreSQL 15: ExecConstraints + ExecBuildSlotValueDescription (64-byte fields). */
+    StrBuf row;
+    strbuf_init(&row);
+    uint32_t r = batch_row(b, active);
+    for (int c = 0; c < t->ncols; c++) {
+        Value v;
+        vec_get_value(&b->cols[c], r, &v);
+        if (c > 0)
+            strbuf_append_str(&row, ", ");
+        store__format_value(t->cols[c].type, &v, 64, &row);
+    }
+    ErrorData *e = err_begin(ERRCODE_NOT_NULL_VIOLATION);
+    err_message(e, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+                t->cols[col].name, t->name);
+    err_detail(e, "Failing row contains (%.*s).", (int)row.len, row.data);
+    snprintf(e->schema_name, sizeof e->schema_name, "%s", t->schema);
+    snprintf(e->table_name, sizeof e->table_name, "%s", t->name);
+    snprintf(e->column_name, sizeof e->column_name, "%s", t->cols[col].name);
+    strbuf_free(&row);
+    err_throw();
+}
+
+/* ---- copying values into chunks ---- */
+
+#define GATHER(T)                                                               \
+    do {                                                                        \
+        T *restrict d = (T *)dst;                                               \
+        const T *restrict s = (const T *)v->data;                               \
+        if (v->is_const)                                                        \
+            for (uint32_t i = 0; i < n; i++) d[i] = s[0];                       \
+        else if (!b->sel)                                                       \
+            memcpy(d, s + first, n * sizeof(T));                                \
+        else                                                                    \
+            for (uint32_t i = 0; i < n; i++) d[i] = s[b->sel[first + i]];       \
+    } while (0)
+
+/* Validity bits of rows [off, off+n) of chunk ch from the batch's active
+ * rows [first, first+n). Words are read and written atomically: scans of
+ * committed rows in the same word may be reading them. Returns whether a
+ * NULL was written. */
+static bool copy_validity(StoreChunk *ch, uint32_t off, const Vector *v, const Batch *b,
+                          uint32_t first, uint32_t n)
+{
+    bool any_null = false;
+    uint32_t pos = off;
+    uint32_t wi = pos >> 6;
+    uint64_t cur = __atomic_load_n(&ch->validity[wi], __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < n; i++) {
+        bool valid = vec_is_valid(v, batch_row(b, first + i));
+        uint64_t bit = UINT64_C(1) << (pos & 63);
+        cur = valid ? (cur | bit) : (cur & ~bit);
+        any_null |= !valid;
+        pos++;
+        if ((pos & 63) == 0) {
+            __atomic_store_n(&ch->validity[wi], cur, __ATOMIC_RELAXED);
+            wi++;
+            if (wi < VEC_VALIDITY_WORDS)
+                cur = __atomic_load_n(&ch->validity[wi], __ATOMIC_RELAXED);
+        }
+    }
+    if (pos & 63)
+        __atomic_store_n(&ch->validity[wi], cur, __ATOMIC_RELAXED);
+    return any_null;
+}
+
+static inline bool chunk_valid(const StoreChunk *ch, uint32_t off)
+{
+    return (__atomic_load_n(&ch->validity[off >> 6], __ATOMIC_RELAXED) >> (off & 63)) & 1;
+}
+
+static uint64_t bits_of_double(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static double double_of_bits(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* Widen ch's zone map with the non-NULL values of rows [off, off+n). */
+#define ZONE_SCAN_INT(T)                                                        \
+    do {                                                                        \
+        const T *d = (const T *)ch->data;                                       \
+        for (uint32_t i = off; i < off + n; i++) {                              \
+            if (!chunk_valid(ch, i)) continue;                                  \
+            int64_t x = (int64_t)d[i];                                          \
+            if (!seen || x < lo) lo = x;                                        \
+            if (!seen || x > hi) hi = x;                                        \
+            seen = true;                                                        \
+        }                                                                       \
+    } while (0)
+#define ZONE_SCAN_FLOAT(T)                                                      \
+    do {                                                                        \
+        const T *d = (const T *)ch->data;                                       \
+        for (uint32_t i = off; i < off + n; i++) {                              \
+            if (!chunk_valid(ch, i)) continue;                                  \
+            double x = (double)d[i];                                            \
+            if (isnan(x)) { nan = true; continue; }                             \
+            if (!fseen || x < flo) flo = x;                                     \
+            if (!fseen || x > fhi) fhi = x;                                     \
+            fseen = true;                                                       \
+        }                                                                       \
+    } while (0)
+
+static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n)
+{
+    StoreZone *z = &ch->zone;
+    bool had = atomic_load_explicit(&z->has_value, memory_order_relaxed);
+    bool seen = false, fseen = false, nan = false;
+    int64_t lo = 0, hi = 0;
+    double flo = 0, fhi = 0;
+    switch (phys) {
+    case PHYS_BOOL: ZONE_SCAN_INT(uint8_t); break;
+    case PHYS_I16: ZONE_SCAN_INT(int16_t); break;
+    case PHYS_I32: ZONE_SCAN_INT(int32_t); break;
+    case PHYS_I64: ZONE_SCAN_INT(int64_t); break;
+    case PHYS_F32: ZONE_SCAN_FLOAT(float); break;
+    case PHYS_F64: ZONE_SCAN_FLOAT(double); break;
+    case PHYS_STR: return;  /* no min/max for strings yet */
+    }
+    if (nan)
+        atomic_store_explicit(&z->has_nan, true, memory_order_relaxed);
+    if (fseen) {
+        if (had) {
+            double old_lo = double_of_bits(atomic_load_explicit(&z->min_bits, memory_order_relaxed));
+            double old_hi = double_of_bits(atomic_load_explicit(&z->max_bits, memory_order_relaxed));
+            flo = old_lo < flo ? old_lo : flo;
+            fhi = old_hi > fhi ? old_hi : fhi;
+        }
+        atomic_store_explicit(&z->min_bits, bits_of_double(flo), memory_order_relaxed);
+        atomic_store_explicit(&z->max_bits, bits_of_double(fhi), memory_order_relaxed);
+        atomic_store_explicit(&z->has_value, true, memory_order_relaxed);
+    }
+    if (seen) {
+        if (had) {
+            int64_t old_lo = (int64_t)atomic_load_explicit(&z->min_bits, memory_order_relaxed);
+            int64_t old_hi = (int64_t)atomic_load_explicit(&z->max_bits, memory_order_relaxed);
+            lo = old_lo < lo ? old_lo : lo;
+            hi = old_hi > hi ? old_hi : hi;
+        }
+        atomic_store_explicit(&z->min_bits, (uint64_t)lo, memory_order_relaxed);
+        atomic_store_explicit(&z->max_bits, (uint64_t)hi, memory_order_relaxed);
+        atomic_store_explicit(&z->has_value, true, memory_order_relaxed);
+    }
+}
+
+static void copy_strings(StoreTable *t, StoreChunk *ch, uint32_t off, const Vector *v,
+                         const Batch *b, uint32_t first, uint32_t n)
+{
+    StrRef *d = (StrRef *)ch->data + off;
+    const StrRef *s = (const StrRef *)v->data;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = v->is_const ? 0 : batch_row(b, first + i);
+        if (!vec_is_valid(v, r)) {
+            d[i] = (StrRef){"", 0};
+            continue;
+        }
+        char *p = heap_take(&t->heap, s[r].len);
+        if (s[r].len)
+            memcpy(p, s[r].ptr, s[r].len);
+        d[i] = (StrRef){p, s[r].len};
+    }
+}
+
+/* Copy batch active rows [first, first+n) to chunk offset off of column c. */
+static void copy_column(StoreTable *t, StoreChunk *ch, int c, uint32_t off, const Batch *b,
+                        uint32_t first, uint32_t n)
+{
+    const Vector *v = &b->cols[c];
+    void *dst = (char *)ch->data + (size_t)off * t->width[c];
+    switch (t->phys[c]) {
+    case PHYS_BOOL: GATHER(uint8_t); break;
+    case PHYS_I16: GATHER(int16_t); break;
+    case PHYS_I32: GATHER(int32_t); break;
+    case PHYS_I64: GATHER(int64_t); break;
+    case PHYS_F32: GATHER(float); break;
+    case PHYS_F64: GATHER(double); break;
+    case PHYS_STR: break;
+    }
+    if (copy_validity(ch, off, v, b, first, n))
+        atomic_store_explicit(&ch->zone.has_null, true, memory_order_relaxed);
+    if (t->phys[c] == PHYS_STR)
+        copy_strings(t, ch, off, v, b, first, n);
+    else
+        zone_widen(ch, t->phys[c], off, n);
+}
+
+static void copy_rows(StoreTable *t, const Batch *b, uint64_t base)
+{
+    uint32_t done = 0;
+    while (done < b->count) {
+        uint64_t row = base + done;
+        uint32_t off = (uint32_t)(row % STORE_GROUP_ROWS);
+        uint32_t n = STORE_GROUP_ROWS - off;
+        if (n > b->count - done)
+            n = b->count - done;
+        StoreRowGroup *g = t->dir[(row / STORE_GROUP_ROWS) / STORE_DIR_SEG]
+                                 [(row / STORE_GROUP_ROWS) % STORE_DIR_SEG];
+        for (int c = 0; c < t->ncols; c++)
+            copy_column(t, &g->chunks[c], c, off, b, done, n);
+        done += n;
+    }
+}
+
+/* Bytes of string data the batch will copy. */
+static size_t batch_string_bytes(const StoreTable *t, const Batch *b)
+{
+    size_t total = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->phys[c] != PHYS_STR)
+            continue;
+        const Vector *v = &b->cols[c];
+        const StrRef *s = (const StrRef *)v->data;
+        for (uint32_t i = 0; i < b->count; i++) {
+            uint32_t r = v->is_const ? 0 : batch_row(b, i);
+            if (vec_is_valid(v, r))
+                total += s[r].len;
+        }
+    }
+    return total;
+}
+
+static void check_batch_shape(const StoreTable *t, const Batch *b)
+{
+    ERR_ASSERT(b->ncols == t->ncols);
+    for (int c = 0; c < t->ncols; c++)
+        ERR_ASSERT(b->cols[c].phys == t->phys[c]);
+}
+
+/* The body of store_table_append once txn holds t's write lock. */
+static void append_locked(StoreTable *t, const Batch *b)
+{
+    uint64_t base = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+    if (base + b->count > STORE_MAX_ROWS)
+        err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "table \"%s\" is full (%llu rows)", t->name,
+                  (unsigned long long)STORE_MAX_ROWS);
+    int null_col = -1;
+    int64_t null_row = find_null_violation(t, b, &null_col);
+    groups_reserve(t, base + b->count);
+    heap_reserve(&t->heap, batch_string_bytes(t, b));
+    uint32_t limit = null_row >= 0 ? (uint32_t)null_row : b->count;
+    if (t->npkey > 0) {
+        store__pk_reserve(&t->pk, limit);
+        store__pk_insert_batch(t, b, base, limit);  /* raises 23505, leaving no key behind */
+    }
+    if (null_row >= 0) {
+        if (t->npkey > 0)
+            store__pk_remove_batch(t, b, base, limit);
+        raise_not_null(t, b, (uint32_t)null_row, null_col);
+    }
+    copy_rows(t, b, base);
+    /* Publish: everything above happens-before a reader that sees this count. */
+    atomic_store_explicit(&t->nrows, base + b->count, memory_order_release);
+}
+
+void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
+{
+    if (b->count == 0)
+        return;
+    check_batch_shape(t, b);
+    if (!txn) {
+        /* No transaction: one of its own, committed at once. */
+        StoreTxn *own = store_txn_begin();
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            store_table_append(t, own, b);
+            err_pop(&jmp);
+        } else {
+            store_txn_rollback(own);
+            err_rethrow();
+        }
+        store_txn_commit(own);
+        return;
+    }
+    store__txn_acquire_write(txn, t);
+    append_locked(t, b);
+}
+
+uint64_t store_table_row_count(StoreTable *t, StoreTxn *txn)
+{
+    if (txn && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == txn)
+        return atomic_load_explicit(&t->nrows, memory_order_acquire);
+    return atomic_load_explicit(&t->committed, memory_order_acquire);
+}
+
+void store__table_truncate_uncommitted(StoreTable *t, StoreHeapMark mark)
+{
+    uint64_t committed = atomic_load_explicit(&t->committed, memory_order_relaxed);
+    uint64_t nrows = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+    if (nrows > committed && t->npkey > 0)
+        store__pk_remove_rows(t, committed, nrows);
+    atomic_store_explicit(&t->nrows, committed, memory_order_release);
+    /* Strings of rolled-back rows: only this writer could see them. */
+    if (mark.block || t->heap.head) {
+        heap_free_blocks(t->heap.head, mark.block);
+        t->heap.head = mark.block;
+        if (mark.block)
+            mark.block->used = mark.used;
+    }
+}

@@ -1,0 +1,375 @@
+/*
+ * txn.c — transactions and the lock manager of the in-memory store.
+ *
+ * The model (storage.h): a writer takes a table's write lock at its first
+ * append and keeps it to commit or rollback, so there is one writer per
+ * table at a time; readers never take a lock. Commit publishes the table's
+ * new row count; rollback truncates the rows the transaction appended and
+ * removes their keys from the pk index.
+ *
+ * Everything shared lives under one mutex, store_g.lock: each table's
+ * writer, scan counts and drop state; each transaction's table references
+ * (StoreTxnRef: scans open, writing or not, heap mark). Nothing that can
+ * raise runs while it is held: allocation happens before, errors after.
+ * Waits (for a write lock, or DROP TABLE for a table's users) sleep on one
+ * condition variable, broadcast whenever a lock, a scan or a transaction
+ * ends, and wake every 100 ms to notice a query cancel.
+ *
+ * Deadlocks: a waiting transaction records what it waits for; before
+ * sleeping it follows "waits for" edges (a writer waits for the table's
+ * writer; a dropper also for every transaction scanning the table) and
+ * raises 40P01 if they lead back to itself, as PostgreSQL's deadlock
+ * detector would (without its one-second delay).
+ *
+ * StoreTxn structs are pooled, never freed before store_close: a scan that
+ * outlives its transaction (a caller bug) compares the txn's generation
+ * instead of touching freed memory.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "common/error.h"
+
+/* The transaction most recently begun on this thread: DROP TABLE has no
+ * txn argument, and uses it to recognise its own locks and scans. */
+static _Thread_local StoreTxn *tl_txn;
+
+static void txn_link_live(StoreTxn *x)
+{
+    x->prev_live = NULL;
+    x->next_live = store_g.live_txns;
+    if (store_g.live_txns)
+        store_g.live_txns->prev_live = x;
+    store_g.live_txns = x;
+}
+
+static void txn_unlink_live(StoreTxn *x)
+{
+    if (x->prev_live)
+        x->prev_live->next_live = x->next_live;
+    else
+        store_g.live_txns = x->next_live;
+    if (x->next_live)
+        x->next_live->prev_live = x->prev_live;
+    x->next_live = x->prev_live = NULL;
+}
+
+StoreTxn *store_txn_begin(void)
+{
+    store__lock();
+    StoreTxn *x = store_g.free_txns;
+    if (x)
+        store_g.free_txns = x->next_free;
+    store__unlock();
+    if (!x)
+        x = store__calloc(1, sizeof *x);
+    x->active = true;
+    x->thread = pthread_self();
+    x->nrefs = 0;
+    x->waiting_on = NULL;
+    x->waiting_drop = false;
+    x->next_free = NULL;
+    store__lock();
+    txn_link_live(x);
+    store__unlock();
+    tl_txn = x;
+    return x;
+}
+
+/* Room for one more table reference (allocates outside the lock). */
+static void txn_ref_reserve(StoreTxn *x)
+{
+    if (x->nrefs < x->cap_refs)
+        return;
+    int cap = x->cap_refs ? x->cap_refs * 2 : 8;
+    StoreTxnRef *arr = store__calloc((size_t)cap, sizeof *arr);
+    store__lock();
+    if (x->nrefs)
+        memcpy(arr, x->refs, (size_t)x->nrefs * sizeof *arr);
+    StoreTxnRef *old = x->refs;
+    x->refs = arr;
+    x->cap_refs = cap;
+    store__unlock();
+    free(old);
+}
+
+/* Caller holds the lock. */
+static StoreTxnRef *txn_ref_find(StoreTxn *x, const StoreTable *t)
+{
+    for (int i = 0; i < x->nrefs; i++)
+        if (x->refs[i].table == t)
+            return &x->refs[i];
+    return NULL;
+}
+
+/* Caller holds the lock and reserved room. */
+static StoreTxnRef *txn_ref_get(StoreTxn *x, StoreTable *t)
+{
+    StoreTxnRef *r = txn_ref_find(x, t);
+    if (!r) {
+        r = &x->refs[x->nrefs++];
+        *r = (StoreTxnRef){.table = t};
+    }
+    return r;
+}
+
+/* Whether following "waits for" edges from x leads to me. Lock held. */
+static bool txn_reaches(StoreTxn *me, StoreTxn *x, uint64_t epoch);
+
+static bool txn_visit(StoreTxn *me, StoreTxn *y, uint64_t epoch)
+{
+    if (y == me)
+        return true;
+    if (y->visit == epoch)
+        return false;
+    y->visit = epoch;
+    return txn_reaches(me, y, epoch);
+}
+
+static bool txn_reaches(StoreTxn *me, StoreTxn *x, uint64_t epoch)
+{
+    StoreTable *t = x->waiting_on;
+    if (!t)
+        return false;
+    if (t->writer && t->writer != x && txn_visit(me, t->writer, epoch))
+        return true;
+    if (!x->waiting_drop)
+        return false;
+    for (StoreTxn *y = store_g.live_txns; y; y = y->next_live) {
+        if (y == x)
+            continue;
+        StoreTxnRef *r = txn_ref_find(y, t);
+        if (r && r->nscans > 0 && txn_visit(me, y, epoch))
+            return true;
+    }
+    return false;
+}
+
+static bool txn_deadlocked(StoreTxn *me)
+{
+    uint64_t epoch = ++store_g.visit_epoch;
+    me->visit = epoch;
+    return txn_reaches(me, me, epoch);
+}
+
+static bool interrupt_pending(void)
+{
+    return err_interrupt_flag && atomic_load(err_interrupt_flag) != ERR_INTERRUPT_NONE;
+}
+
+/* Sleep on the condition variable for at most 100 ms. Lock held. */
+static void txn_sleep(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 100 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(&store_g.cond, &store_g.lock, &ts);
+}
+
+static _Noreturn void raise_deadlock(const StoreTable *t)
+{
+    ErrorData *e = err_begin(ERRCODE_T_R_DEADLOCK_DETECTED);
+    err_message(e, "deadlock detected");
+    err_detail(e, "Waiting for a lock on relation \"%s\" held by a transaction that waits for this one.",
+               t->name);
+    err_hint(e, "See server log for query details.");
+    err_throw();
+}
+
+void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
+{
+    txn_ref_reserve(x);
+    store__lock();
+    for (;;) {
+        if (t->dropped) {
+            store__unlock();
+            err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
+        }
+        if (!t->writer || t->writer == x)
+            break;
+        x->waiting_on = t;
+        x->waiting_drop = false;
+        if (txn_deadlocked(x) || interrupt_pending()) {
+            x->waiting_on = NULL;
+            store__unlock();
+            err_check_interrupts();
+            raise_deadlock(t);
+        }
+        txn_sleep();
+        x->waiting_on = NULL;
+    }
+    StoreTxnRef *r = txn_ref_get(x, t);
+    if (!r->writing) {
+        r->writing = true;
+        r->heap_mark = store__heap_mark(&t->heap);
+        __atomic_store_n(&t->writer, x, __ATOMIC_RELAXED);
+    }
+    store__unlock();
+}
+
+void store__txn_scan_register(StoreTxn *x, StoreTable *t)
+{
+    if (x)
+        txn_ref_reserve(x);
+    store__lock();
+    if (t->dropped) {
+        store__unlock();
+        err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
+    }
+    if (x)
+        txn_ref_get(x, t)->nscans++;
+    else
+        t->nscans_notxn++;
+    store__unlock();
+}
+
+void store__txn_scan_unregister(StoreTxn *x, uint64_t gen, StoreTable *t)
+{
+    store__lock();
+    if (!x) {
+        t->nscans_notxn--;
+    } else if (x->active && x->gen == gen) {
+        StoreTxnRef *r = txn_ref_find(x, t);
+        if (r && r->nscans > 0)
+            r->nscans--;
+    }
+    pthread_cond_broadcast(&store_g.cond);
+    store__unlock();
+}
+
+/* Whether a transaction other than me scans t. Lock held. */
+static bool others_scan(const StoreTable *t, const StoreTxn *me)
+{
+    for (StoreTxn *y = store_g.live_txns; y; y = y->next_live) {
+        if (y == me)
+            continue;
+        StoreTxnRef *r = txn_ref_find(y, t);
+        if (r && r->nscans > 0)
+            return true;
+    }
+    return false;
+}
+
+bool store__txn_wait_drop(StoreTable *t)
+{
+    StoreTxn *me = tl_txn && tl_txn->active && pthread_equal(tl_txn->thread, pthread_self())
+                       ? tl_txn : NULL;
+    store__lock();
+    if (t->dropped || t->dropping) {
+        store__unlock();
+        err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", t->name);
+    }
+    StoreTxnRef *mine = me ? txn_ref_find(me, t) : NULL;
+    if (mine && mine->nscans > 0) {
+        store__unlock();
+        err_raise(ERRCODE_OBJECT_IN_USE,
+                  "cannot DROP TABLE \"%s\" because it is being used by active queries in this session",
+                  t->name);
+    }
+    t->dropping = true;
+    while (t->nscans_notxn > 0 || (t->writer && t->writer != me) || others_scan(t, me)) {
+        bool deadlock = false;
+        if (me) {
+            me->waiting_on = t;
+            me->waiting_drop = true;
+            deadlock = txn_deadlocked(me);
+        }
+        if (deadlock || interrupt_pending()) {
+            if (me)
+                me->waiting_on = NULL;
+            t->dropping = false;
+            store__unlock();
+            err_check_interrupts();
+            raise_deadlock(t);
+        }
+        txn_sleep();
+        if (me)
+            me->waiting_on = NULL;
+    }
+    t->dropping = false;
+    t->dropped = true;
+    bool free_now = t->writer == NULL;
+    if (!free_now)
+        t->free_at_txn_end = true;  /* our own uncommitted rows: freed when we end */
+    store__unlock();
+    return free_now;
+}
+
+/* Commit or roll back every table the transaction wrote. The caller is
+ * the writer, so the rows, heap and index are its alone. */
+static void txn_finish_tables(StoreTxn *x, bool commit)
+{
+    for (int i = 0; i < x->nrefs; i++) {
+        StoreTxnRef *r = &x->refs[i];
+        if (!r->writing || r->table->free_at_txn_end)
+            continue;
+        StoreTable *t = r->table;
+        if (commit) {
+            uint64_t n = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+            atomic_store_explicit(&t->committed, n, memory_order_release);
+        } else {
+            store__table_truncate_uncommitted(t, r->heap_mark);
+        }
+    }
+}
+
+static void txn_end(StoreTxn *x, bool commit)
+{
+    if (!x || !x->active)
+        return;
+    txn_finish_tables(x, commit);
+    store__lock();
+    for (int i = 0; i < x->nrefs; i++)
+        if (x->refs[i].writing)
+            __atomic_store_n(&x->refs[i].table->writer, NULL, __ATOMIC_RELAXED);
+    txn_unlink_live(x);
+    x->active = false;
+    x->gen++;
+    pthread_cond_broadcast(&store_g.cond);
+    store__unlock();
+    /* Tables this transaction dropped while writing them. */
+    for (int i = 0; i < x->nrefs; i++)
+        if (x->refs[i].writing && x->refs[i].table->free_at_txn_end)
+            store__table_free_data(x->refs[i].table);
+    x->nrefs = 0;
+    if (tl_txn == x)
+        tl_txn = NULL;
+    store__lock();
+    x->next_free = store_g.free_txns;
+    store_g.free_txns = x;
+    store__unlock();
+}
+
+void store_txn_commit(StoreTxn *txn) { txn_end(txn, true); }
+void store_txn_rollback(StoreTxn *txn) { txn_end(txn, false); }
+
+void store__txn_free_all(void)
+{
+    store__lock();
+    StoreTxn *x = store_g.live_txns;
+    while (x) {
+        StoreTxn *next = x->next_live;
+        free(x->refs);
+        free(x);
+        x = next;
+    }
+    store_g.live_txns = NULL;
+    x = store_g.free_txns;
+    while (x) {
+        StoreTxn *next = x->next_free;
+        free(x->refs);
+        free(x);
+        x = next;
+    }
+    store_g.free_txns = NULL;
+    store__unlock();
+    tl_txn = NULL;
+}

@@ -1,0 +1,2 @@
+/* test_executor.c — executor unit tests (being written). */
+#include <criterion/criterion.h>
