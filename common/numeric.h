@@ -45,6 +45,7 @@ StrRef numeric_apply_typmod(StrRef num, int32_t typmod, MemArena *arena);
 StrRef numeric_from_int64(int64_t v, MemArena *arena);
 StrRef numeric_from_int128(int128_t v, int dscale, MemArena *arena); /* v * 10^-dscale */
 StrRef numeric_from_double(double v, MemArena *arena); /* as float8_numeric: 15 significant digits */
+StrRef numeric_from_float(float v, MemArena *arena);   /* as float4_numeric: 6 significant digits */
 int64_t numeric_to_int64(StrRef num);
 int32_t numeric_to_int32(StrRef num);
 int16_t numeric_to_int16(StrRef num);

@@ -274,10 +274,12 @@ static void numvar_add_signed(const NumVar *a, const NumVar *b, int bsign, NumVa
         return;
     }
     switch (numvar_cmp_abs(a, b)) {
-    case 0:
+    case 0: {
+        int dscale = NUM_MAX(a->dscale, b->dscale);
         numvar__zero(r);
-        r->dscale = NUM_MAX(a->dscale, b->dscale);
+        r->dscale = dscale;
         return;
+    }
     case 1:
         numvar_sub_abs(a, b, r, arena);
         r->sign = r->ndigits ? a->sign : NUM_POS;
@@ -297,4 +299,207 @@ void numvar__add(const NumVar *a, const NumVar *b, NumVar *r, MemArena *arena)
 void numvar__sub(const NumVar *a, const NumVar *b, NumVar *r, MemArena *arena)
 {
     numvar_add_signed(a, b, b->sign == NUM_POS ? NUM_NEG : NUM_POS, r, arena);
+}
+
+/* Carry-normalise an int accumulator into base-NBASE digits (right to left). */
+static void numvar_normalize(int *dig, int n)
+{
+    int carry = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        int newdig = dig[i] + carry;
+        if (newdig >= NBASE) {
+            carry = newdig / NBASE;
+            newdig -= carry * NBASE;
+        } else {
+            carry = 0;
+        }
+        dig[i] = newdig;
+    }
+}
+
+void numvar__mul(const NumVar *a, const NumVar *b, NumVar *r, int rscale, MemArena *arena)
+{
+    const NumVar *v1 = a, *v2 = b;
+    int res_ndigits, res_sign, res_weight, maxdigits, maxdig = 0;
+    int *dig;
+    NumVar res;
+    if (v1->ndigits > v2->ndigits) { /* shorter one in the outer loop */
+        v1 = b;
+        v2 = a;
+    }
+    if (v1->ndigits == 0 || v2->ndigits == 0) {
+        numvar__zero(r);
+        r->dscale = rscale;
+        return;
+    }
+    res_sign = v1->sign == v2->sign ? NUM_POS : NUM_NEG;
+    res_weight = v1->weight + v2->weight + 2;
+    res_ndigits = v1->ndigits + v2->ndigits + 1;
+    maxdigits = res_weight + 1 + (rscale + DEC_DIGITS - 1) / DEC_DIGITS + MUL_GUARD_DIGITS;
+    res_ndigits = NUM_MIN(res_ndigits, maxdigits);
+    if (res_ndigits < 3) {
+        numvar__zero(r);
+        r->dscale = rscale;
+        return;
+    }
+    dig = mem_calloc(arena, (size_t)res_ndigits, sizeof(int));
+    for (int i1 = NUM_MIN(v1->ndigits - 1, res_ndigits - 3); i1 >= 0; i1--) {
+        int d1 = v1->digits[i1];
+        int i2limit;
+        int *dig_i1_2;
+        if (d1 == 0)
+            continue;
+        maxdig += d1;
+        if (maxdig > (INT_MAX - INT_MAX / NBASE) / (NBASE - 1)) {
+            numvar_normalize(dig, res_ndigits);
+            maxdig = 1 + d1;
+        }
+        /* digits of v2 that land inside res_ndigits; left to right so it vectorizes */
+        i2limit = NUM_MIN(v2->ndigits, res_ndigits - i1 - 2);
+        dig_i1_2 = &dig[i1 + 2];
+        for (int i2 = 0; i2 < i2limit; i2++)
+            dig_i1_2[i2] += d1 * v2->digits[i2];
+    }
+    numvar_normalize(dig, res_ndigits);
+    numvar__alloc(&res, res_ndigits, arena);
+    for (int i = 0; i < res_ndigits; i++)
+        res.digits[i] = (NumDigit)dig[i];
+    res.weight = res_weight;
+    res.sign = res_sign;
+    numvar__round(&res, rscale);
+    numvar__strip(&res);
+    *r = res;
+}
+
+/* One step of algorithm D: quotient digit j of dividend[j..j+n2] / divisor[0..n2]. */
+static int numvar_div_step(NumDigit *dividend_j, const NumDigit *divisor, int n2)
+{
+    int divisor1 = divisor[1], divisor2 = divisor[2];
+    int next2digits = dividend_j[0] * NBASE + dividend_j[1];
+    int qhat, borrow = 0;
+    if (next2digits == 0)
+        return 0;
+    qhat = dividend_j[0] == divisor1 ? NBASE - 1 : next2digits / divisor1;
+    while (divisor2 * qhat > (next2digits - qhat * divisor1) * NBASE + dividend_j[2])
+        qhat--;
+    if (qhat <= 0)
+        return 0;
+    for (int i = n2; i >= 0; i--) {
+        int tmp = dividend_j[i] - borrow - divisor[i] * qhat;
+        borrow = (NBASE - 1 - tmp) / NBASE;
+        dividend_j[i] = (NumDigit)(tmp + borrow * NBASE);
+    }
+    if (borrow) { /* qhat was one too large: add the divisor back */
+        int carry = 0;
+        qhat--;
+        for (int i = n2; i >= 0; i--) {
+            carry += dividend_j[i] + divisor[i];
+            if (carry >= NBASE) {
+                dividend_j[i] = (NumDigit)(carry - NBASE);
+                carry = 1;
+            } else {
+                dividend_j[i] = (NumDigit)carry;
+                carry = 0;
+            }
+        }
+    }
+    return qhat;
+}
+
+/* Scale divisor and dividend so the divisor's first digit is >= NBASE/2 (Knuth D1). */
+static void numvar_div_normalize(NumDigit *dividend, int n1, NumDigit *divisor, int n2)
+{
+    int d, carry = 0;
+    if (divisor[1] >= HALF_NBASE)
+        return;
+    d = NBASE / (divisor[1] + 1);
+    for (int i = n2; i > 0; i--) {
+        carry += divisor[i] * d;
+        divisor[i] = (NumDigit)(carry % NBASE);
+        carry = carry / NBASE;
+    }
+    carry = 0;
+    for (int i = n1; i >= 0; i--) {
+        carry += dividend[i] * d;
+        dividend[i] = (NumDigit)(carry % NBASE);
+        carry = carry / NBASE;
+    }
+}
+
+void numvar__div(const NumVar *a, const NumVar *b, NumVar *r, int rscale, bool round,
+                 MemArena *arena)
+{
+    int n1 = a->ndigits, n2 = b->ndigits;
+    int res_ndigits, res_weight, res_sign, div_ndigits;
+    NumDigit *dividend, *divisor;
+    NumVar res;
+    if (n2 == 0 || b->digits[0] == 0)
+        err_raise(ERRCODE_DIVISION_BY_ZERO, "division by zero");
+    if (n1 == 0) {
+        numvar__zero(r);
+        r->dscale = rscale;
+        return;
+    }
+    res_sign = a->sign == b->sign ? NUM_POS : NUM_NEG;
+    res_weight = a->weight - b->weight;
+    res_ndigits = NUM_MAX(res_weight + 1 + (rscale + DEC_DIGITS - 1) / DEC_DIGITS, 1);
+    if (round)
+        res_ndigits++;
+    /* Algorithm D wants a divisor of two digits or more: a trailing 0 digit is exact. */
+    int n2w = NUM_MAX(n2, 2);
+    div_ndigits = NUM_MAX(res_ndigits + n2w, n1);
+    dividend = mem_calloc(arena, (size_t)(div_ndigits + n2w + 2), sizeof(NumDigit));
+    divisor = dividend + (div_ndigits + 1);
+    memcpy(dividend + 1, a->digits, sizeof(NumDigit) * (size_t)n1);
+    memcpy(divisor + 1, b->digits, sizeof(NumDigit) * (size_t)n2);
+    numvar_div_normalize(dividend, n1, divisor, n2w);
+    numvar__alloc(&res, res_ndigits, arena);
+    for (int j = 0; j < res_ndigits; j++)
+        res.digits[j] = (NumDigit)numvar_div_step(&dividend[j], divisor, n2w);
+    res.weight = res_weight;
+    res.sign = res_sign;
+    if (round)
+        numvar__round(&res, rscale);
+    else
+        numvar__trunc(&res, rscale);
+    numvar__strip(&res);
+    *r = res;
+}
+
+void numvar__mod(const NumVar *a, const NumVar *b, NumVar *r, MemArena *arena)
+{
+    NumVar q, prod;
+    /* mod(x, y) = x - trunc(x / y) * y */
+    numvar__div(a, b, &q, 0, false, arena);
+    numvar__mul(b, &q, &prod, b->dscale, arena);
+    numvar__sub(a, &prod, r, arena);
+}
+
+int numvar__select_div_scale(const NumVar *a, const NumVar *b)
+{
+    int weight1 = 0, weight2 = 0, qweight, rscale;
+    NumDigit first1 = 0, first2 = 0;
+    for (int i = 0; i < a->ndigits; i++) {
+        first1 = a->digits[i];
+        if (first1 != 0) {
+            weight1 = a->weight - i;
+            break;
+        }
+    }
+    for (int i = 0; i < b->ndigits; i++) {
+        first2 = b->digits[i];
+        if (first2 != 0) {
+            weight2 = b->weight - i;
+            break;
+        }
+    }
+    qweight = weight1 - weight2;
+    if (first1 <= first2)
+        qweight--;
+    rscale = NUMERIC_MIN_SIG_DIGITS - qweight * DEC_DIGITS;
+    rscale = NUM_MAX(rscale, a->dscale);
+    rscale = NUM_MAX(rscale, b->dscale);
+    rscale = NUM_MAX(rscale, 0);
+    rscale = NUM_MIN(rscale, NUMERIC_MAX_DISPLAY_SCALE);
+    return rscale;
 }

@@ -239,13 +239,13 @@ static StrRef typio_bytea_hex_in(const char *s, size_t len, MemArena *arena)
         }
         hi = typio_hexval(s[i]);
         if (hi < 0)
-            err_raise(ERRCODE_INVALID_TEXT_REPRESENTATION, "invalid hexadecimal digit: \"%c\"", s[i]);
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid hexadecimal digit: \"%c\"", s[i]);
         if (i + 1 >= len)
-            err_raise(ERRCODE_INVALID_TEXT_REPRESENTATION,
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE,
                       "invalid hexadecimal data: odd number of digits");
         lo = typio_hexval(s[i + 1]);
         if (lo < 0)
-            err_raise(ERRCODE_INVALID_TEXT_REPRESENTATION, "invalid hexadecimal digit: \"%c\"",
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid hexadecimal digit: \"%c\"",
                       s[i + 1]);
         out[n++] = (char)(hi * 16 + lo);
         i += 2;

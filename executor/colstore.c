@@ -29,6 +29,7 @@ void exec__col_init(ExecColumn *c, SqlType type, MemArena *arena, uint32_t cap)
     c->type = type;
     c->phys = type_phys(type);
     c->elem = (uint32_t)phys_size(c->phys);
+    cap = (cap + 63) & ~UINT32_C(63);   /* whole validity words */
     if (cap < 64)
         cap = 64;
     c->cap = cap;

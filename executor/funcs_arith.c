@@ -39,36 +39,34 @@ static _Noreturn void raise_float(unsigned bits)
 
 /* ---------- one-row operations (OP(r, a, b, bad)) ---------- */
 
-/* int2/int4: compute in the next wider type, overflow = doesn't narrow back. */
-#define ADD_NARROW(T, W, r, a, b, bad)                                              \
-    do { W t_ = (W)(a) + (W)(b); r = (T)t_; bad |= (unsigned)(t_ != (W)(T)t_); } while (0)
-#define SUB_NARROW(T, W, r, a, b, bad)                                              \
-    do { W t_ = (W)(a) - (W)(b); r = (T)t_; bad |= (unsigned)(t_ != (W)(T)t_); } while (0)
+/* Add/sub: wrap in the unsigned type, overflow when the result's sign
+ * differs from both operands' (add) or from a's while a and b differ in
+ * sign (sub). Only same-width integer ops and a logical shift: SSE2 can
+ * vectorise it for every width. Cross-type operands are widened first. */
+#define ADD_WRAP(T, UT, r, a, b, bad)                                               \
+    do {                                                                            \
+        UT x_ = (UT)(T)(a), y_ = (UT)(T)(b), s_ = (UT)(x_ + y_);                    \
+        r = (T)s_;                                                                  \
+        bad |= (unsigned)(((x_ ^ s_) & (y_ ^ s_)) >> (sizeof(UT) * 8 - 1));         \
+    } while (0)
+#define SUB_WRAP(T, UT, r, a, b, bad)                                               \
+    do {                                                                            \
+        UT x_ = (UT)(T)(a), y_ = (UT)(T)(b), s_ = (UT)(x_ - y_);                    \
+        r = (T)s_;                                                                  \
+        bad |= (unsigned)(((x_ ^ y_) & (x_ ^ s_)) >> (sizeof(UT) * 8 - 1));         \
+    } while (0)
+/* int2/int4 multiply: exact in the next wider type, overflow = doesn't
+ * narrow back. */
 #define MUL_NARROW(T, W, r, a, b, bad)                                              \
     do { W t_ = (W)(a) * (W)(b); r = (T)t_; bad |= (unsigned)(t_ != (W)(T)t_); } while (0)
-#define ADD_I16(r, a, b, bad) ADD_NARROW(int16_t, int32_t, r, a, b, bad)
-#define SUB_I16(r, a, b, bad) SUB_NARROW(int16_t, int32_t, r, a, b, bad)
+#define ADD_I16(r, a, b, bad) ADD_WRAP(int16_t, uint16_t, r, a, b, bad)
+#define SUB_I16(r, a, b, bad) SUB_WRAP(int16_t, uint16_t, r, a, b, bad)
 #define MUL_I16(r, a, b, bad) MUL_NARROW(int16_t, int32_t, r, a, b, bad)
-#define ADD_I32(r, a, b, bad) ADD_NARROW(int32_t, int64_t, r, a, b, bad)
-#define SUB_I32(r, a, b, bad) SUB_NARROW(int32_t, int64_t, r, a, b, bad)
+#define ADD_I32(r, a, b, bad) ADD_WRAP(int32_t, uint32_t, r, a, b, bad)
+#define SUB_I32(r, a, b, bad) SUB_WRAP(int32_t, uint32_t, r, a, b, bad)
 #define MUL_I32(r, a, b, bad) MUL_NARROW(int32_t, int64_t, r, a, b, bad)
-/* int8: wrap in unsigned, overflow when the result's sign differs from both
- * operands' (add) or from a's while a and b differ in sign (sub); the test
- * uses a logical shift so SSE2 can vectorise it. */
-#define ADD_I64(r, a, b, bad)                                                       \
-    do {                                                                            \
-        uint64_t x_ = (uint64_t)(int64_t)(a), y_ = (uint64_t)(int64_t)(b);          \
-        uint64_t s_ = x_ + y_;                                                      \
-        r = (int64_t)s_;                                                            \
-        bad |= (unsigned)(((x_ ^ s_) & (y_ ^ s_)) >> 63);                           \
-    } while (0)
-#define SUB_I64(r, a, b, bad)                                                       \
-    do {                                                                            \
-        uint64_t x_ = (uint64_t)(int64_t)(a), y_ = (uint64_t)(int64_t)(b);          \
-        uint64_t s_ = x_ - y_;                                                      \
-        r = (int64_t)s_;                                                            \
-        bad |= (unsigned)(((x_ ^ y_) & (x_ ^ s_)) >> 63);                           \
-    } while (0)
+#define ADD_I64(r, a, b, bad) ADD_WRAP(int64_t, uint64_t, r, a, b, bad)
+#define SUB_I64(r, a, b, bad) SUB_WRAP(int64_t, uint64_t, r, a, b, bad)
 #define MUL_I64(r, a, b, bad)                                                       \
     do { int64_t p_; bad |= (unsigned)__builtin_mul_overflow((int64_t)(a), (int64_t)(b), &p_); r = p_; } while (0)
 

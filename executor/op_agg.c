@@ -321,12 +321,80 @@ static uint32_t distinct_filter(AggSlot *s, const Vector *v, const uint16_t **ro
     return nnew;
 }
 
+/*
+ * Exact sum of int64 values in registers, for the one-group case (no GROUP
+ * BY): x = hi * 2^32 + lo with lo = x mod 2^32 and hi taken as a logical
+ * shift corrected by the count of negative values, so three plain uint64
+ * accumulators hold the exact int128 sum of up to 2^31 rows. Only logical
+ * shifts, masks and adds: the dense loop vectorises with SSE2
+ * (gcc -O2 -fopt-info-vec: "loop vectorized using 16 byte vectors"); the
+ * selection-vector loop is a gather, which SSE2 cannot vectorise, but it
+ * keeps the sums in registers instead of a store per row.
+ */
+static int128_t sum_i64_exact(const int64_t *restrict d, const uint16_t *restrict rows, uint32_t n,
+                              const uint64_t *vb, int64_t *count)
+{
+    uint64_t lo = 0, hi = 0, neg = 0, cnt = 0;
+    if (vb == NULL && rows == NULL) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t x = (uint64_t)d[i];
+            lo += x & 0xFFFFFFFFu;
+            hi += x >> 32;
+            neg += x >> 63;
+        }
+        cnt = n;
+    } else if (vb == NULL) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t x = (uint64_t)d[rows[i]];
+            lo += x & 0xFFFFFFFFu;
+            hi += x >> 32;
+            neg += x >> 63;
+        }
+        cnt = n;
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t r = rows ? rows[i] : i;
+            uint64_t ok = (vb[r >> 6] >> (r & 63)) & 1;
+            uint64_t x = (uint64_t)d[r] & (0 - ok);
+            lo += x & 0xFFFFFFFFu;
+            hi += x >> 32;
+            neg += x >> 63;
+            cnt += ok;
+        }
+    }
+    *count = (int64_t)cnt;
+    int128_t h = (int128_t)hi - ((int128_t)neg << 32);
+    return h * ((int128_t)1 << 32) + (int128_t)lo;
+}
+
+/* One group, flat int8 argument: the register-resident fast path. */
+static bool agg_update_single(AggSlot *s, const Vector *v, const Batch *in)
+{
+    if (s->dset || v == NULL || v->is_const)
+        return false;
+    if (s->sk == AS_SUM_I128 && s->arg_phys == PHYS_I64) {
+        int64_t c;
+        s->i128[0] += sum_i64_exact(v->data, in->sel, in->count, v->validity, &c);
+        s->cnt[0] += c;
+        return true;
+    }
+    return false;
+}
+
 static void agg_update(AggState *st, AggSlot *s, MemArena *qa, const Batch *in)
 {
     const Vector *v = s->arg ? exec__expr_eval(s->arg, in, in->sel, in->count) : NULL;
     const uint16_t *rows = in->sel ? in->sel : exec__identity_sel;
     const uint32_t *grp = st->grp;
     uint32_t n = in->count;
+    if (st->ngroups_keys == 0) {
+        if (v == NULL && s->sk == AS_COUNT) {   /* count(*) */
+            s->cnt[0] += n;
+            return;
+        }
+        if (agg_update_single(s, v, in))
+            return;
+    }
     if (s->dset)
         n = distinct_filter(s, v, &rows, &grp, n);
     switch (s->sk) {

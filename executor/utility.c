@@ -78,6 +78,7 @@ typedef struct DropTarget {
     char schema[SCHEMA_NAME_MAX];
     const char *name;
     bool found;
+    bool no_schema;      /* "schema.name" whose schema does not exist */
 } DropTarget;
 
 /* Resolve "name" or "schema.name" through search_path. */
@@ -85,10 +86,12 @@ static void drop_resolve(ExecSession *s, const char *qualified, MemArena *arena,
 {
     const char *dot = strchr(qualified, '.');
     t->found = false;
+    t->no_schema = false;
     if (dot) {
         snprintf(t->schema, sizeof t->schema, "%.*s", (int)(dot - qualified), qualified);
         t->name = mem_strdup(arena, dot + 1);
-        t->found = store_table_lookup(t->schema, t->name) != NULL;
+        t->no_schema = !store_schema_exists(t->schema);
+        t->found = !t->no_schema && store_table_lookup(t->schema, t->name) != NULL;
         return;
     }
     t->name = qualified;
@@ -114,12 +117,17 @@ static void drop_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     DropTarget *t = MEM_NEW_ARRAY(arena, DropTarget, n);
     for (int i = 0; i < n; i++) {
         drop_resolve(s, list_nth(names, i), arena, &t[i]);
+        if (t[i].no_schema && !u->missing_ok)
+            err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", t[i].schema);
         if (!t[i].found && !u->missing_ok)
             err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", t[i].name);
     }
     for (int i = 0; i < n; i++) {
         if (t[i].found)
             store_table_drop(t[i].schema, t[i].name);
+        else if (t[i].no_schema)
+            err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping",
+                       t[i].schema);
         else
             err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "table \"%s\" does not exist, skipping",
                        t[i].name);

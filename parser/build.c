@@ -120,10 +120,21 @@ Node *parse__colref(ParseCtx *pc, const ParseToken *first, List *indirection)
             c->fields = list_append(pc->arena, c->fields, (void *)f);
         }
     }
-    if (list_len(c->fields) > 3)
-        err_raise_pos(ERRCODE_SYNTAX_ERROR, parse_char_position(pc->sql, first->offset),
-                      "improper qualified name (too many dotted names): %s",
-                      (const char *)list_nth(c->fields, 0));
+    int nfields = list_len(c->fields) + (c->star ? 1 : 0);
+    if (nfields > 3) {
+        /* PostgreSQL's transformColumnRef messages */
+        const char *dotted = first->str;
+        for (int i = 1; i < list_len(c->fields); i++)
+            dotted = mem_printf(pc->arena, "%s.%s", dotted, (const char *)list_nth(c->fields, i));
+        if (c->star)
+            dotted = mem_printf(pc->arena, "%s.*", dotted);
+        int pos = parse_char_position(pc->sql, first->offset);
+        if (nfields == 4)
+            err_raise_pos(ERRCODE_FEATURE_NOT_SUPPORTED, pos,
+                          "cross-database references are not implemented: %s", dotted);
+        err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "improper qualified name (too many dotted names): %s",
+                      dotted);
+    }
     return &c->node;
 }
 

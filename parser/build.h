@@ -35,6 +35,16 @@ typedef struct ParseAlias {
     List *colnames;      /* char * */
 } ParseAlias;
 
+typedef struct ParseExplainOpts {
+    bool analyze;
+    bool verbose;
+} ParseExplainOpts;
+
+typedef struct ParseExplainOpt {
+    ParseToken name;
+    ParseToken value;    /* code 0 when absent */
+} ParseExplainOpt;
+
 typedef struct ParseFuncName {
     List *name;          /* char * */
     int location;
@@ -112,8 +122,11 @@ Node *parse__drop(ParseCtx *pc, List *objects, bool missing_ok, bool cascade, in
 Node *parse__transaction(ParseCtx *pc, TransactionStmtKind kind, List *options, int location);
 Node *parse__set(ParseCtx *pc, VariableSetKind kind, const char *name, List *args, int location);
 Node *parse__set_local(Node *stmt, bool is_local);
+Node *parse__set_transaction(ParseCtx *pc, const char *prefix, const char *mode, int location);
 Node *parse__show(ParseCtx *pc, const char *name, int location);
 Node *parse__explain(ParseCtx *pc, Node *query, bool analyze, bool verbose, int location);
+ParseExplainOpts parse__explain_option(ParseCtx *pc, const ParseExplainOpts *so_far,
+                                       const ParseExplainOpt *opt);
 Node *parse__alter_role(ParseCtx *pc, const ParseToken *role, const ParseToken *password,
                         int location);
 const char *parse__name_join(ParseCtx *pc, const char *a, const char *b);

@@ -7,6 +7,7 @@
  */
 #define PARSER_INTERNAL
 #include <string.h>
+#include <strings.h>
 #include "common/error.h"
 #include "parser/build.h"
 #include "grammar.h"
@@ -308,6 +309,30 @@ Node *parse__set_local(Node *stmt, bool is_local)
     return stmt;
 }
 
+/*
+ * SET TRANSACTION <mode> and SET SESSION CHARACTERISTICS AS TRANSACTION
+ * <mode>: PostgreSQL sets the GUCs transaction_isolation /
+ * transaction_read_only / transaction_deferrable (or their default_
+ * versions); one mode per statement here. mode is a transaction_mode string.
+ */
+Node *parse__set_transaction(ParseCtx *pc, const char *prefix, const char *mode, int location)
+{
+    static const char iso[] = "isolation level ";
+    const char *name, *value;
+    if (strncmp(mode, iso, sizeof iso - 1) == 0) {
+        name = "isolation";
+        value = mode + sizeof iso - 1;
+    } else if (strstr(mode, "read ") == mode) {
+        name = "read_only";
+        value = strcmp(mode, "read only") == 0 ? "on" : "off";
+    } else {
+        name = "deferrable";
+        value = strcmp(mode, "deferrable") == 0 ? "on" : "off";
+    }
+    List *args = list_make1(pc->arena, parse__var_word(pc, value, location));
+    return parse__set(pc, VAR_SET_VALUE, mem_printf(pc->arena, "%s%s", prefix, name), args, location);
+}
+
 /* SET values: words become string constants, numbers keep their kind. */
 Node *parse__var_word(ParseCtx *pc, const char *word, int location)
 {
@@ -335,6 +360,55 @@ Node *parse__explain(ParseCtx *pc, Node *query, bool analyze, bool verbose, int 
     s->analyze = analyze;
     s->verbose = verbose;
     return &s->node;
+}
+
+/* A boolean option value as PostgreSQL's defGetBoolean: absent = true. */
+static bool explain_bool(ParseCtx *pc, const ParseExplainOpt *opt)
+{
+    const ParseToken *v = &opt->value;
+    if (v->code == 0)
+        return true;
+    if (v->code == TK_ICONST && (v->ival == 0 || v->ival == 1))
+        return v->ival == 1;
+    if (v->code != TK_ICONST) {
+        static const char *const yes[] = {"true", "on", "yes", "t", "y"};
+        static const char *const no[] = {"false", "off", "no", "f", "n"};
+        for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+            if (strcasecmp(v->str, yes[i]) == 0)
+                return true;
+            if (strcasecmp(v->str, no[i]) == 0)
+                return false;
+        }
+    }
+    (void)pc; /* PostgreSQL reports no position here */
+    err_raise(ERRCODE_SYNTAX_ERROR, "%s requires a Boolean value", opt->name.str);
+}
+
+/* EXPLAIN (option [value], ...): ANALYZE and VERBOSE; PostgreSQL's other
+ * options are recognised but not supported yet. */
+ParseExplainOpts parse__explain_option(ParseCtx *pc, const ParseExplainOpts *so_far,
+                                       const ParseExplainOpt *opt)
+{
+    static const char *const later[] = {"costs", "settings", "buffers", "wal", "timing",
+                                        "summary", "format"};
+    ParseExplainOpts opts = {false, false};
+    if (so_far)
+        opts = *so_far;
+    const char *name = opt->name.str;
+    int pos = parse_char_position(pc->sql, opt->name.offset);
+    if (strcmp(name, "analyze") == 0) {
+        opts.analyze = explain_bool(pc, opt);
+        return opts;
+    }
+    if (strcmp(name, "verbose") == 0) {
+        opts.verbose = explain_bool(pc, opt);
+        return opts;
+    }
+    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+        if (strcmp(name, later[i]) == 0)
+            err_raise_pos(ERRCODE_FEATURE_NOT_SUPPORTED, pos, "EXPLAIN option \"%s\" is not supported yet",
+                          name);
+    err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "unrecognized EXPLAIN option \"%s\"", name);
 }
 
 Node *parse__alter_role(ParseCtx *pc, const ParseToken *role, const ParseToken *password,

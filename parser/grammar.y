@@ -44,7 +44,7 @@
 %fallback ID ABORT ALTER BEGIN BY CASCADE COMMIT COMMITTED DOUBLE DROP ENCRYPTED ESCAPE
              EXPLAIN FIRST IF INSERT ISOLATION KEY LAST LEVEL LOCAL NULLS PASSWORD READ
              REPEATABLE RESET RESTRICT ROLE ROLLBACK SERIALIZABLE SESSION SET SHOW START
-             TRANSACTION UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE
+             TRANSACTION UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE CHARACTERISTICS NAMES
              BETWEEN BIGINT BOOLEAN CHAR CHARACTER DEC DECIMAL EXISTS FLOAT INT INTEGER
              INTERVAL NUMERIC PRECISION REAL SMALLINT TIME TIMESTAMP VALUES VARCHAR.
 
@@ -106,7 +106,8 @@ select_no_parens(A) ::= select_clause(X) opt_sort_clause(S) select_limit(L). { A
 select_clause(A) ::= simple_select(X).      { A = X; }
 select_clause(A) ::= select_with_parens(X). { A = X; }
 
-simple_select(A) ::= SELECT(K) opt_distinct(D) opt_target_list(T) from_clause(F) where_clause(W) group_clause(G) having_clause(H). { A = parse__select(pctx, K.offset, D, T, F, W, G, H); }
+simple_select(A) ::= SELECT(K) opt_all opt_target_list(T) from_clause(F) where_clause(W) group_clause(G) having_clause(H). { A = parse__select(pctx, K.offset, false, T, F, W, G, H); }
+simple_select(A) ::= SELECT(K) DISTINCT target_list(T) from_clause(F) where_clause(W) group_clause(G) having_clause(H). { A = parse__select(pctx, K.offset, true, T, F, W, G, H); }
 simple_select(A) ::= values_clause(X).      { A = X; }
 
 values_clause(A) ::= VALUES(K) LP values_row(R) RP.          { A = parse__values(pctx, NULL, R, K.offset); }
@@ -118,10 +119,8 @@ values_row(A) ::= values_row(L) COMMA values_item(X).  { A = parse__list_append(
 values_item(A) ::= a_expr(X).                          { A = X; }
 values_item(A) ::= DEFAULT(K).                         { A = parse__set_to_default(pctx, K.offset); }
 
-%type opt_distinct {bool}
-opt_distinct(A) ::= DISTINCT.   { A = true; }
-opt_distinct(A) ::= ALL.        { A = false; }
-opt_distinct(A) ::= .           { A = false; }
+opt_all ::= ALL.
+opt_all ::= .
 
 %type opt_target_list {List *}
 opt_target_list(A) ::= target_list(L). { A = L; }
@@ -133,6 +132,7 @@ target_list(A) ::= target_list(L) COMMA target_el(X).  { A = parse__list_append(
 
 target_el(A) ::= a_expr(E) AS collabel(N).  { A = parse__target(pctx, E, N.str); }
 target_el(A) ::= a_expr(E) ID(N).           { A = parse__target(pctx, E, N.str); }
+target_el(A) ::= a_expr(E) bare_label(N).   { A = parse__target(pctx, E, N.str); }
 target_el(A) ::= a_expr(E).                 { A = parse__target(pctx, E, NULL); }
 target_el(A) ::= STAR(S).                   { A = parse__target(pctx, parse__star(pctx, S.offset), NULL); }
 
@@ -337,6 +337,10 @@ set_rest(A) ::= var_name(N) EQ(K) DEFAULT.          { A = parse__set(pctx, VAR_S
 set_rest(A) ::= TIME(K) ZONE zone_value(V).         { A = parse__set(pctx, VAR_SET_VALUE, "timezone", parse__list1(pctx, V), K.offset); }
 set_rest(A) ::= TIME(K) ZONE DEFAULT.               { A = parse__set(pctx, VAR_SET_DEFAULT, "timezone", NULL, K.offset); }
 set_rest(A) ::= TIME(K) ZONE LOCAL.                 { A = parse__set(pctx, VAR_SET_DEFAULT, "timezone", NULL, K.offset); }
+set_rest(A) ::= TRANSACTION(K) transaction_mode(M). { A = parse__set_transaction(pctx, "transaction_", M, K.offset); }
+set_rest(A) ::= SESSION(K) CHARACTERISTICS AS TRANSACTION transaction_mode(M). { A = parse__set_transaction(pctx, "default_transaction_", M, K.offset); }
+set_rest(A) ::= NAMES(K) SCONST(V).                 { A = parse__set(pctx, VAR_SET_VALUE, "client_encoding", parse__list1(pctx, parse__const_string(pctx, &V)), K.offset); }
+set_rest(A) ::= NAMES(K) DEFAULT.                   { A = parse__set(pctx, VAR_SET_DEFAULT, "client_encoding", NULL, K.offset); }
 
 %type var_name {const char *}
 var_name(A) ::= colid(N).                   { A = N.str; }
@@ -376,6 +380,20 @@ explain_stmt(A) ::= EXPLAIN(K) explainable_stmt(S).                  { A = parse
 explain_stmt(A) ::= EXPLAIN(K) ANALYZE explainable_stmt(S).          { A = parse__explain(pctx, S, true, false, K.offset); }
 explain_stmt(A) ::= EXPLAIN(K) ANALYZE VERBOSE explainable_stmt(S).  { A = parse__explain(pctx, S, true, true, K.offset); }
 explain_stmt(A) ::= EXPLAIN(K) VERBOSE explainable_stmt(S).          { A = parse__explain(pctx, S, false, true, K.offset); }
+
+explain_stmt(A) ::= EXPLAIN(K) LP explain_options(O) RP explainable_stmt(S). { A = parse__explain(pctx, S, O.analyze, O.verbose, K.offset); }
+
+%type explain_options {ParseExplainOpts}
+explain_options(A) ::= explain_option(X).                          { A = parse__explain_option(pctx, NULL, &X); }
+explain_options(A) ::= explain_options(L) COMMA explain_option(X). { A = parse__explain_option(pctx, &L, &X); }
+
+%type explain_option {ParseExplainOpt}
+explain_option(A) ::= explain_option_name(N).                         { A.name = N; A.value.code = 0; }
+explain_option(A) ::= explain_option_name(N) explain_option_value(V). { A.name = N; A.value = V; }
+%type explain_option_name {ParseToken}
+explain_option_name(A) ::= ID|ANALYZE|VERBOSE(N).   { A = N; }
+%type explain_option_value {ParseToken}
+explain_option_value(A) ::= ID|TRUE|FALSE|ON|ICONST|SCONST(V).   { A = V; }
 
 explainable_stmt(A) ::= select_stmt(X). { A = X; }
 explainable_stmt(A) ::= insert_stmt(X). { A = X; }
@@ -478,6 +496,7 @@ c_expr(A) ::= func_expr(X).                     { A = X; }
 c_expr(A) ::= CAST(K) LP a_expr(X) AS typename(T) RP. { A = parse__typecast(pctx, X, T, K.offset); }
 
 columnref(A) ::= colid(N).                      { A = parse__colref(pctx, &N, NULL); }
+columnref(A) ::= type_keyword(N).               { A = parse__colref(pctx, &N, NULL); }
 columnref(A) ::= colid(N) indirection(L).       { A = parse__colref(pctx, &N, L); }
 
 %type indirection {List *}
@@ -529,24 +548,30 @@ simple_typename(A) ::= ID(N) opt_type_modifiers(M).     { A = parse__type_generi
 simple_typename(A) ::= const_typename(T).               { A = T; }
 
 %type const_typename {TypeName *}
-const_typename(A) ::= INT|INTEGER(K).               { A = parse__type(pctx, "int4", NULL, K.offset); }
+const_typename(A) ::= INT(K).                       { A = parse__type(pctx, "int4", NULL, K.offset); }
+const_typename(A) ::= INTEGER(K).                   { A = parse__type(pctx, "int4", NULL, K.offset); }
 const_typename(A) ::= SMALLINT(K).                  { A = parse__type(pctx, "int2", NULL, K.offset); }
 const_typename(A) ::= BIGINT(K).                    { A = parse__type(pctx, "int8", NULL, K.offset); }
 const_typename(A) ::= REAL(K).                      { A = parse__type(pctx, "float4", NULL, K.offset); }
 const_typename(A) ::= FLOAT(K).                     { A = parse__type_float(pctx, NULL, K.offset); }
 const_typename(A) ::= FLOAT(K) LP ICONST(P) RP.     { A = parse__type_float(pctx, &P, K.offset); }
 const_typename(A) ::= DOUBLE(K) PRECISION.          { A = parse__type(pctx, "float8", NULL, K.offset); }
-const_typename(A) ::= DECIMAL|DEC|NUMERIC(K) opt_type_modifiers(M). { A = parse__type(pctx, "numeric", M, K.offset); }
+const_typename(A) ::= DECIMAL(K) opt_type_modifiers(M). { A = parse__type(pctx, "numeric", M, K.offset); }
+const_typename(A) ::= DEC(K) opt_type_modifiers(M).     { A = parse__type(pctx, "numeric", M, K.offset); }
+const_typename(A) ::= NUMERIC(K) opt_type_modifiers(M). { A = parse__type(pctx, "numeric", M, K.offset); }
 const_typename(A) ::= BOOLEAN(K).                   { A = parse__type(pctx, "bool", NULL, K.offset); }
 const_typename(A) ::= INTERVAL(K).                  { A = parse__type(pctx, "interval", NULL, K.offset); }
 const_typename(A) ::= character(C) LP ICONST(L) RP. { A = parse__type_char(pctx, C.str, &L, C.offset); }
 const_typename(A) ::= character(C).                 { A = parse__type_char(pctx, C.str, NULL, C.offset); }
-const_typename(A) ::= TIMESTAMP|TIME(K) opt_precision(P) opt_timezone(Z). { A = parse__type_datetime(pctx, K.str, P.code ? &P : NULL, Z, K.offset); }
+const_typename(A) ::= TIMESTAMP(K) opt_precision(P) opt_timezone(Z). { A = parse__type_datetime(pctx, K.str, P.code ? &P : NULL, Z, K.offset); }
+const_typename(A) ::= TIME(K) opt_precision(P) opt_timezone(Z).      { A = parse__type_datetime(pctx, K.str, P.code ? &P : NULL, Z, K.offset); }
 
 /* character, char, varchar: the token's str becomes "bpchar" or "varchar" */
 %type character {ParseToken}
-character(A) ::= CHARACTER|CHAR(K).             { A = K; A.str = "bpchar"; }
-character(A) ::= CHARACTER|CHAR(K) VARYING.     { A = K; A.str = "varchar"; }
+character(A) ::= CHARACTER(K).                 { A = K; A.str = "bpchar"; }
+character(A) ::= CHAR(K).                      { A = K; A.str = "bpchar"; }
+character(A) ::= CHARACTER(K) VARYING.         { A = K; A.str = "varchar"; }
+character(A) ::= CHAR(K) VARYING.              { A = K; A.str = "varchar"; }
 character(A) ::= VARCHAR(K).                    { A = K; A.str = "varchar"; }
 
 %type opt_precision {ParseToken}
@@ -584,3 +609,40 @@ void *parse__lemon_create(MemArena *arena, ParseCtx *pc)
     return p;
 }
 }
+
+/* Keywords PostgreSQL 15 accepts as a column label without AS (BARE_LABEL
+ * in kwlist.h); unreserved ones arrive as ID through %fallback. */
+%type bare_label {ParseToken}
+bare_label(A) ::= ALL|ANALYZE|ANY|ASC|ASYMMETRIC|BOTH|CASE|CAST|CHECK|COLLATE|COLUMN|CONSTRAINT|CURRENT_CATALOG|CURRENT_DATE|CURRENT_ROLE|CURRENT_TIME|CURRENT_TIMESTAMP|CURRENT_USER|DEFAULT|DEFERRABLE|DESC|DISTINCT|DO|ELSE|END|FALSE|FOREIGN|INITIALLY|LATERAL|LEADING|LOCALTIME|LOCALTIMESTAMP|NOT|NULL|ONLY|PLACING|PRIMARY|REFERENCES|SELECT|SESSION_USER|SOME|SYMMETRIC|TABLE|THEN|TRAILING|TRUE|UNIQUE|USER|USING|VARIADIC|WHEN|AUTHORIZATION|BINARY|COLLATION|CONCURRENTLY|CROSS|CURRENT_SCHEMA|FREEZE|FULL|INNER|JOIN|LEFT|NATURAL|OUTER|RIGHT|SIMILAR|TABLESAMPLE|VERBOSE(N). { A = N; }
+/* Also operators: separate rules so that LR lookahead decides (a multi-
+ * terminal shift would conflict with the operator's shift). */
+bare_label(A) ::= AND(N). { A = N; }
+bare_label(A) ::= OR(N). { A = N; }
+bare_label(A) ::= IS(N). { A = N; }
+bare_label(A) ::= IN(N). { A = N; }
+bare_label(A) ::= LIKE(N). { A = N; }
+bare_label(A) ::= ILIKE(N). { A = N; }
+bare_label(A) ::= BETWEEN(N). { A = N; }
+
+/* Column-name keywords that also start a type name are column references
+ * where no literal follows (`select time from t`), as PostgreSQL's ColId.
+ * One rule per token, and no multi-terminal for them anywhere, so that LR
+ * lookahead decides between this and a typed literal. */
+%type type_keyword {ParseToken}
+type_keyword(A) ::= INT(N). { A = N; }
+type_keyword(A) ::= INTEGER(N). { A = N; }
+type_keyword(A) ::= SMALLINT(N). { A = N; }
+type_keyword(A) ::= BIGINT(N). { A = N; }
+type_keyword(A) ::= REAL(N). { A = N; }
+type_keyword(A) ::= FLOAT(N). { A = N; }
+type_keyword(A) ::= DOUBLE(N). { A = N; }
+type_keyword(A) ::= DECIMAL(N). { A = N; }
+type_keyword(A) ::= DEC(N). { A = N; }
+type_keyword(A) ::= NUMERIC(N). { A = N; }
+type_keyword(A) ::= BOOLEAN(N). { A = N; }
+type_keyword(A) ::= INTERVAL(N). { A = N; }
+type_keyword(A) ::= CHARACTER(N). { A = N; }
+type_keyword(A) ::= CHAR(N). { A = N; }
+type_keyword(A) ::= VARCHAR(N). { A = N; }
+type_keyword(A) ::= TIMESTAMP(N). { A = N; }
+type_keyword(A) ::= TIME(N). { A = N; }

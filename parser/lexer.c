@@ -237,9 +237,13 @@ static int scan_unicode_escape(ParseLexer *lx, char *out)
     int esc = lx->pos;
     int ndigits = lx->sql[esc + 1] == 'u' ? 4 : 8;
     int64_t cp = read_hex(lx, esc + 2, ndigits);
-    if (cp < 0)
-        lex_error(lx, esc, ndigits + 2 <= lx->len - esc ? ndigits + 2 : lx->len - esc,
-                  "invalid Unicode escape");
+    if (cp < 0) {
+        ErrorData *e = err_begin(ERRCODE_INVALID_ESCAPE_SEQUENCE);
+        err_message(e, "invalid Unicode escape");
+        err_hint(e, "Unicode escapes must be \\uXXXX or \\UXXXXXXXX.");
+        e->position = parse_char_position(lx->sql, esc);
+        err_throw();
+    }
     lx->pos = esc + 2 + ndigits;
     if (cp >= 0xD800 && cp <= 0xDBFF) {
         int64_t lo = -1;
@@ -250,8 +254,8 @@ static int scan_unicode_escape(ParseLexer *lx, char *out)
             if (lo >= 0xDC00 && lo <= 0xDFFF)
                 lx->pos += 2 + nd;
         }
-        if (lo < 0xDC00 || lo > 0xDFFF)
-            lex_error(lx, esc, lx->pos - esc, "invalid Unicode surrogate pair");
+        if (lo < 0xDC00 || lo > 0xDFFF) /* PostgreSQL points after the first half */
+            lex_error(lx, lx->pos, lx->pos < lx->len ? 1 : 0, "invalid Unicode surrogate pair");
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
     } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
         lex_error(lx, esc, lx->pos - esc, "invalid Unicode surrogate pair");
@@ -577,6 +581,21 @@ void parse__lexer_next(ParseLexer *lx, ParseToken *tok)
     if ((c == 'e' || c == 'E') && next == '\'') {
         lx->pos++;
         scan_string(lx, tok, tok->offset, true);
+    } else if ((c == 'n' || c == 'N') && next == '\'') {
+        /* N'...': as PostgreSQL, the type name nchar (= bpchar) then the string,
+         * which the grammar reads as the typed literal bpchar '...' */
+        lx->pos++;
+        tok->code = TK_ID;
+        tok->len = 1;
+        tok->str = "bpchar";
+        tok->str_len = 6;
+    } else if (strchr("bBxXuU", c) && (next == '\'' || ((c == 'u' || c == 'U') && next == '&' &&
+                                                        lx->pos + 2 < lx->len &&
+                                                        strchr("'\"", s[lx->pos + 2])))) {
+        err_raise_pos(ERRCODE_FEATURE_NOT_SUPPORTED, parse_char_position(s, lx->pos),
+                      "%s are not supported yet",
+                      c == 'u' || c == 'U' ? "Unicode escape literals (U&'...')"
+                                           : "bit-string literals (B'...', X'...')");
     } else if (is_ident_start(c)) {
         scan_identifier(lx, tok);
     } else if (c == '\'') {

@@ -118,6 +118,37 @@ static void print_aexpr(Out *o, const A_Expr *e)
     put(o, ")");
 }
 
+static void print_case(Out *o, const CaseExpr *c)
+{
+    put(o, "(case");
+    if (c->arg) {
+        put(o, " ");
+        print_node(o, c->arg);
+    }
+    for (int i = 0; i < list_len(c->args); i++) {
+        put(o, " ");
+        print_node(o, list_nth(c->args, i));
+    }
+    if (c->defresult) {
+        put(o, " (else ");
+        print_node(o, c->defresult);
+        put(o, ")");
+    }
+    put(o, ")");
+}
+
+static void print_func(Out *o, const FuncCall *f)
+{
+    put(o, "(call ");
+    print_names(o, f->funcname, ".");
+    put(o, f->agg_star ? " *" : f->agg_distinct ? " distinct" : "");
+    for (int i = 0; i < list_len(f->args); i++) {
+        put(o, " ");
+        print_node(o, list_nth(f->args, i));
+    }
+    put(o, ")");
+}
+
 static void print_expr(Out *o, const Node *n)
 {
     static const char *const bools[] = {"and", "or", "not"};
@@ -155,25 +186,7 @@ static void print_expr(Out *o, const Node *n)
         print_node(o, ((const NullTest *)n)->arg);
         put(o, ")");
         break;
-    case T_CaseExpr: {
-        const CaseExpr *c = (const CaseExpr *)n;
-        put(o, "(case");
-        if (c->arg) {
-            put(o, " ");
-            print_node(o, c->arg);
-        }
-        for (int i = 0; i < list_len(c->args); i++) {
-            put(o, " ");
-            print_node(o, list_nth(c->args, i));
-        }
-        if (c->defresult) {
-            put(o, " (else ");
-            print_node(o, c->defresult);
-            put(o, ")");
-        }
-        put(o, ")");
-        break;
-    }
+    case T_CaseExpr: print_case(o, (const CaseExpr *)n); break;
     case T_CaseWhen:
         put(o, "(when ");
         print_node(o, ((const CaseWhen *)n)->expr);
@@ -188,18 +201,7 @@ static void print_expr(Out *o, const Node *n)
         print_type(o, ((const TypeCast *)n)->type_name);
         put(o, ")");
         break;
-    case T_FuncCall: {
-        const FuncCall *f = (const FuncCall *)n;
-        put(o, "(call ");
-        print_names(o, f->funcname, ".");
-        put(o, f->agg_star ? " *" : f->agg_distinct ? " distinct" : "");
-        for (int i = 0; i < list_len(f->args); i++) {
-            put(o, " ");
-            print_node(o, list_nth(f->args, i));
-        }
-        put(o, ")");
-        break;
-    }
+    case T_FuncCall: print_func(o, (const FuncCall *)n); break;
     default: put(o, "<?>"); break;
     }
 }
@@ -406,8 +408,11 @@ static void print_utility(Out *o, const Node *n)
         const VariableSetStmt *s = (const VariableSetStmt *)n;
         put(o, "(");
         put(o, sets[s->kind]);
-        put(o, s->is_local ? " local " : " ");
-        put(o, s->name ? s->name : "");
+        put(o, s->is_local ? " local" : "");
+        if (s->name) {
+            put(o, " ");
+            put(o, s->name);
+        }
         for (int i = 0; i < list_len(s->args); i++) {
             put(o, " ");
             print_node(o, list_nth(s->args, i));

@@ -260,8 +260,14 @@ static Expr *bind_case(Binder *b, const CaseExpr *c)
     Value null = {.is_null = true};
     results[nw] = c->defresult ? plan__bind_expr(b, c->defresult)
                                : plan__make_const(b->arena, SQLTYPE(TYPE_UNKNOWN), null, loc);
-    SqlType t = plan__common_type(b, results, nw + 1, "CASE");
-    plan__coerce_all(b, results, nw + 1, t, "CASE");
+    /* PostgreSQL resolves the ELSE result first, then the THENs in order */
+    Expr **order = MEM_NEW_ARRAY(b->arena, Expr *, nw + 1);
+    order[0] = results[nw];
+    memcpy(order + 1, results, sizeof(Expr *) * (size_t)nw);
+    SqlType t = plan__common_type(b, order, nw + 1, "CASE");
+    plan__coerce_all(b, order, nw + 1, t, "CASE");
+    results[nw] = order[0];
+    memcpy(results, order + 1, sizeof(Expr *) * (size_t)nw);
     for (int i = 0; i < nw; i++)
         e->args[2 * i + 1] = results[i];
     e->args[2 * nw] = results[nw];
@@ -285,6 +291,59 @@ static Expr *bind_typecast(Binder *b, const TypeCast *tc)
     return r;
 }
 
+/* COALESCE(a, b, ...) = CASE WHEN a IS NOT NULL THEN a ... ELSE last END,
+ * with the arguments' common type ("COALESCE types x and y cannot be matched"). */
+static Expr *bind_coalesce(Binder *b, Expr **args, int n, int loc)
+{
+    SqlType t = plan__common_type(b, args, n, "COALESCE");
+    plan__coerce_all(b, args, n, t, "COALESCE");
+    Expr *e = plan__make_expr(b->arena, EXPR_CASE, t, loc, 2 * (n - 1) + 1);
+    for (int i = 0; i < n - 1; i++) {
+        e->args[2 * i] = null_test(b, args[i], false, loc);
+        e->args[2 * i + 1] = args[i];
+    }
+    e->args[2 * (n - 1)] = args[n - 1];
+    e->has_else = true;
+    return plan__fold(b, e);
+}
+
+/* NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END (type of a). */
+static Expr *bind_nullif(Binder *b, Expr **args, int loc)
+{
+    Expr *eq = plan__make_op(b, "=", args[0], args[1], loc);
+    Expr *a = eq->kind == EXPR_FUNC ? eq->args[0] : plan__resolve_unknown(b, args[0]);
+    Value null = {.is_null = true};
+    Expr *e = plan__make_expr(b->arena, EXPR_CASE, a->type, loc, 3);
+    e->args[0] = eq;
+    e->args[1] = plan__make_const(b->arena, a->type, null, loc);
+    e->args[2] = a;
+    e->has_else = true;
+    return plan__fold(b, e);
+}
+
+/* GREATEST/LEAST: NULLs ignored, as PostgreSQL's MinMaxExpr. */
+static Expr *bind_minmax(Binder *b, Expr **args, int n, bool greatest, int loc)
+{
+    const char *what = greatest ? "GREATEST" : "LEAST";
+    SqlType t = plan__common_type(b, args, n, what);
+    plan__coerce_all(b, args, n, t, what);
+    Expr *acc = args[0];
+    for (int i = 1; i < n; i++) {
+        Expr *x = args[i];
+        Expr *e = plan__make_expr(b->arena, EXPR_CASE, t, loc, 7);
+        e->args[0] = null_test(b, x, true, loc);
+        e->args[1] = acc;
+        e->args[2] = null_test(b, acc, true, loc);
+        e->args[3] = x;
+        e->args[4] = plan__make_op(b, greatest ? ">=" : "<=", acc, x, loc);
+        e->args[5] = acc;
+        e->args[6] = x;
+        e->has_else = true;
+        acc = plan__fold(b, e);
+    }
+    return acc;
+}
+
 static Expr *bind_func(Binder *b, const FuncCall *fc)
 {
     int n = list_len(fc->funcname);
@@ -305,7 +364,14 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
     Expr **args = MEM_NEW_ARRAY(b->arena, Expr *, nargs + 1);
     for (int i = 0; i < nargs; i++)
         args[i] = plan__bind_expr(b, list_nth(fc->args, i));
-    return plan__make_func(b, name, args, nargs, fc->node.location);
+    int loc = fc->node.location;
+    if (n == 1 && nargs >= 1 && strcmp(name, "coalesce") == 0)
+        return bind_coalesce(b, args, nargs, loc);
+    if (n == 1 && nargs == 2 && strcmp(name, "nullif") == 0)
+        return bind_nullif(b, args, loc);
+    if (n == 1 && nargs >= 1 && (strcmp(name, "greatest") == 0 || strcmp(name, "least") == 0))
+        return bind_minmax(b, args, nargs, name[0] == 'g', loc);
+    return plan__make_func(b, name, args, nargs, loc);
 }
 
 Expr *plan__bind_expr(Binder *b, const Node *n)

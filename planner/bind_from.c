@@ -79,13 +79,7 @@ StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, 
                                bool missing_ok)
 {
     if (schema) {
-        if (!store_schema_exists(schema)) {
-            if (missing_ok)
-                return NULL;
-            plan__error_at(b, ERRCODE_INVALID_SCHEMA_NAME, location, "schema \"%s\" does not exist",
-                           schema);
-        }
-        StoreTable *t = store_table_lookup(schema, name);
+        StoreTable *t = store_schema_exists(schema) ? store_table_lookup(schema, name) : NULL;
         if (!t && !missing_ok)
             plan__error_at(b, ERRCODE_UNDEFINED_TABLE, location, "relation \"%s.%s\" does not exist",
                            schema, name);
@@ -121,8 +115,7 @@ RangeEntry *plan__add_rte(Binder *b, const RangeVar *rv)
     const char *refname = rv->alias ? rv->alias : rv->relname;
     for (int i = 0; i < b->nrtes; i++)
         if (strcmp(b->rtes[i]->refname, refname) == 0)
-            plan__error_at(b, ERRCODE_DUPLICATE_ALIAS, rv->node.location,
-                           "table name \"%s\" specified more than once", refname);
+            err_raise(ERRCODE_DUPLICATE_ALIAS, "table name \"%s\" specified more than once", refname);
     if (b->nrtes >= MAX_RTES)
         plan__error_at(b, ERRCODE_PROGRAM_LIMIT_EXCEEDED, rv->node.location,
                        "too many FROM-clause entries (at most %d)", MAX_RTES);
@@ -201,6 +194,11 @@ static RangeEntry *qualified_rte(Binder *b, const char *schema, const char *name
         plan__error_hint(b, ERRCODE_UNDEFINED_TABLE, location,
                          mem_printf(b->arena, "There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", name),
                          "invalid reference to FROM-clause entry for table \"%s\"", name);
+    for (int k = 0; k < b->nrtes; k++)
+        if (b->visible[k] && b->rtes[k]->has_alias && strcmp(b->rtes[k]->relname, name) == 0)
+            plan__error_hint(b, ERRCODE_UNDEFINED_TABLE, location,
+                             mem_printf(b->arena, "Perhaps you meant to reference the table alias \"%s\".", b->rtes[k]->refname),
+                             "invalid reference to FROM-clause entry for table \"%s\"", name);
     plan__error_at(b, ERRCODE_UNDEFINED_TABLE, location, "missing FROM-clause entry for table \"%s\"",
                    name);
 }

@@ -61,6 +61,7 @@ static _Noreturn void rethrow_with_position(const Binder *b, int location)
     if (cur->position != 0 || plan__pos(b, location) == 0)
         err_rethrow();
     ErrorData copy = *cur;
+    err_clear();   /* we re-raise it ourselves: not a second error */
     ErrorData *e = err_begin(copy.sqlstate);
     *e = copy;
     e->position = plan__pos(b, location);
@@ -71,22 +72,27 @@ static _Noreturn void rethrow_with_position(const Binder *b, int location)
 static Expr *const_input(Binder *b, const Expr *e, SqlType target, bool is_explicit)
 {
     Value v = {.is_null = true};
-    if (!e->value.is_null) {
-        ErrJmp jmp;
-        if (ERR_TRY(jmp)) {
-            if (is_explicit && (target.oid == TYPE_VARCHAR || target.oid == TYPE_BPCHAR)) {
-                /* CAST('abcdef' AS varchar(3)) truncates, as PostgreSQL */
-                StrRef s = typio_char_typmod(target, e->value.u.str.ptr, e->value.u.str.len, true,
-                                             b->arena);
-                type_input(target, s.ptr, s.len, b->arena, &v);
-            } else {
-                type_input(target, e->value.u.str.ptr, e->value.u.str.len, b->arena, &v);
-            }
-            err_pop(&jmp);
-        } else {
-            rethrow_with_position(b, e->location);
-        }
+    if (e->value.is_null)
+        return plan__make_const(b->arena, target, v, e->location);
+    /* Input errors point at the literal; typmod errors (too long, numeric
+     * overflow) come from the length coercion and carry no position, as in
+     * PostgreSQL. */
+    bool typmod_later = target.typmod >= 0 &&
+                        (target.oid == TYPE_VARCHAR || target.oid == TYPE_BPCHAR || target.oid == TYPE_NUMERIC);
+    SqlType base = target;
+    if (typmod_later)
+        base.typmod = TYPMOD_NONE;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        type_input(base, e->value.u.str.ptr, e->value.u.str.len, b->arena, &v);
+        err_pop(&jmp);
+    } else {
+        rethrow_with_position(b, e->location);
     }
+    if (typmod_later && target.oid == TYPE_NUMERIC)
+        v.u.str = numeric_apply_typmod(v.u.str, target.typmod, b->arena);
+    else if (typmod_later) /* CAST('abcdef' AS varchar(3)) truncates, as PostgreSQL */
+        v.u.str = typio_char_typmod(target, v.u.str.ptr, v.u.str.len, is_explicit, b->arena);
     return plan__make_const(b->arena, target, v, e->location);
 }
 

@@ -82,13 +82,53 @@ static void deparse_list(StrBuf *sb, Expr **args, int n, const char *sep, const 
     }
 }
 
+/* x IN (1, 2) prints as PostgreSQL's (x = ANY ('{1,2}'::integer[])). */
 static void deparse_in(StrBuf *sb, const Expr *e, const char *const *names)
 {
     strbuf_append_char(sb, '(');
     deparse(sb, e->args[0], names);
-    strbuf_append_str(sb, e->negated ? " <> ALL (ARRAY[" : " = ANY (ARRAY[");
-    deparse_list(sb, e->args + 1, e->nargs - 1, ", ", names);
-    strbuf_append_str(sb, "]))");
+    strbuf_append_str(sb, e->negated ? " <> ALL (" : " = ANY (");
+    bool consts = true;
+    for (int i = 1; i < e->nargs; i++)
+        consts &= e->args[i]->kind == EXPR_CONST;
+    if (!consts) {
+        strbuf_append_str(sb, "ARRAY[");
+        deparse_list(sb, e->args + 1, e->nargs - 1, ", ", names);
+        strbuf_append_str(sb, "]))");
+        return;
+    }
+    strbuf_append_str(sb, "'{");
+    OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
+    for (int i = 1; i < e->nargs; i++) {
+        const Expr *a = e->args[i];
+        if (i > 1)
+            strbuf_append_char(sb, ',');
+        if (a->value.is_null) {
+            strbuf_append_str(sb, "NULL");
+            continue;
+        }
+        StrBuf v;
+        strbuf_init(&v);
+        type_output(a->type, &a->value, &opt, &v);
+        bool quote = v.len == 0;
+        for (size_t k = 0; k < v.len; k++)
+            quote |= strchr(" ,{}\"\\'", v.data[k]) != NULL;
+        if (quote)
+            strbuf_append_char(sb, '"');
+        for (size_t k = 0; k < v.len; k++) {
+            if (v.data[k] == '"' || v.data[k] == '\\')
+                strbuf_append_char(sb, '\\');
+            if (v.data[k] == '\'')
+                strbuf_append_char(sb, '\'');
+            strbuf_append_char(sb, v.data[k]);
+        }
+        if (quote)
+            strbuf_append_char(sb, '"');
+        strbuf_free(&v);
+    }
+    strbuf_append_str(sb, "}'::");
+    sql_type_name(sb, e->args[0]->type);
+    strbuf_append_str(sb, "[]))");
 }
 
 static void deparse(StrBuf *sb, const Expr *e, const char *const *names)
@@ -213,6 +253,20 @@ static const char *scan_title(Explainer *x, const PlanNode *n)
     return mem_printf(b->arena, "Seq Scan on %s", store_table_name(n->table));
 }
 
+/* Scan filters print unqualified column names (PostgreSQL's show_scan_qual). */
+static const char *const *scan_names(Explainer *x, const PlanNode *n)
+{
+    const char **names = MEM_NEW_ARRAY(x->b->arena, const char *, n->ncols + 1);
+    for (int k = 0; k < n->ncols; k++)
+        names[k] = store_table_column(n->table, n->scan_cols[k])->name;
+    const Binder *b = x->b;
+    for (int i = 0; i < b->nrtes; i++)
+        if (b->scan_nodes && b->scan_nodes[i] == n)
+            for (int k = 0; k < n->ncols; k++)
+                names[k] = b->rtes[i]->colnames[n->scan_cols[k]];
+    return names;
+}
+
 static const char *join_keys(Explainer *x, const PlanNode *n)
 {
     StrBuf sb;
@@ -235,6 +289,14 @@ static const char *join_keys(Explainer *x, const PlanNode *n)
     return s;
 }
 
+static bool simple_name(const char *s)
+{
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '"' && *s != '$')
+            return false;
+    return true;
+}
+
 static const char *key_list(Explainer *x, const PlanNode *n, bool sort)
 {
     StrBuf sb;
@@ -244,8 +306,16 @@ static const char *key_list(Explainer *x, const PlanNode *n, bool sort)
         if (i)
             strbuf_append_str(&sb, ", ");
         int c = sort ? n->sort_keys[i].column : i;
-        const char *nm = sort || n->kind != PLAN_AGG ? n->left->col_names[c] : n->col_names[c];
-        strbuf_append_str(&sb, nm ? nm : "?");
+        bool child_ref = sort || n->kind != PLAN_AGG;
+        bool wrap = sort;
+        const char *nm = child_ref ? n->left->col_names[c] : n->col_names[c];
+        if (!nm)
+            nm = "?";
+        /* a reference to a computed child column prints parenthesized, as PostgreSQL's get_variable */
+        if (wrap && !simple_name(nm))
+            strbuf_printf(&sb, "(%s)", nm);
+        else
+            strbuf_append_str(&sb, nm);
         if (sort) {
             const SortKey *k = &n->sort_keys[i];
             if (k->descending)
@@ -290,7 +360,7 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         return;
     case PLAN_SCAN:
         line(x, pre, arrow, scan_title(x, n), NULL);
-        prop(x, at, "Filter: ", n->scan_filter, n->col_names);
+        prop(x, at, "Filter: ", n->scan_filter, scan_names(x, n));
         return;
     case PLAN_VALUES:
         line(x, pre, arrow, n->nrows == 1 ? "Result" : "Values Scan on \"*VALUES*\"", NULL);

@@ -240,7 +240,8 @@ static Expr *resolve_call(Binder *b, const char *name, Expr **args, int nargs, i
                                 : "Could not choose a best candidate function. You might need to add explicit type casts.",
                              op ? "operator is not unique: %s" : "function %s is not unique", sig);
         plan__error_hint(b, ERRCODE_UNDEFINED_FUNCTION, location,
-                         op ? "No operator matches the given name and argument types. You might need to add explicit type casts."
+                         op && nargs == 1 ? "No operator matches the given name and argument type. You might need to add an explicit type cast."
+                         : op ? "No operator matches the given name and argument types. You might need to add explicit type casts."
                             : "No function matches the given name and argument types. You might need to add explicit type casts.",
                          op ? "operator does not exist: %s" : "function %s does not exist", sig);
     }

@@ -163,7 +163,11 @@ static PlanNode *select_source(Binder *b, const InsertStmt *s, StoreTable *t, co
     check_count(b, s, it, r.ncols, extra);
     Expr **vals = MEM_NEW_ARRAY(b->arena, Expr *, r.ncols + 1);
     for (int i = 0; i < r.ncols; i++) {
-        vals[i] = plan__make_expr(b->arena, EXPR_COLUMN, r.cols[i].type, -1, 0);
+        const List *tl = s->select_stmt->target_list;
+        int loc = -1;   /* errors point at the select-list item, when there is no * */
+        if (list_len(tl) == r.ncols)
+            loc = ((const ResTarget *)list_nth(tl, i))->val->location;
+        vals[i] = plan__make_expr(b->arena, EXPR_COLUMN, r.cols[i].type, loc, 0);
         vals[i]->index = i;
         vals[i]->name = r.cols[i].name;
     }

@@ -29,10 +29,7 @@ static PlanNode *wrap(Binder *b, PlanKind kind, PlanNode *child)
 
 static const char *display(Binder *b, const Expr *e, const char *const *names)
 {
-    const char *s = plan__deparse(b->arena, e, names);
-    if (e->kind == EXPR_COLUMN || e->kind == EXPR_CONST || s[0] == '(')
-        return s;
-    return mem_printf(b->arena, "(%s)", s);
+    return plan__deparse(b->arena, e, names);
 }
 
 static PlanNode *make_project(Binder *b, PlanNode *child, Expr **exprs, int n)

@@ -35,7 +35,7 @@ static void check_default(Binder *b, const ColumnSpec *col, const Constraint *c)
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, c->raw_expr->location,
                        "cannot use column reference in DEFAULT expression");
     if (!plan__coerce(b, e, col->type, CAST_ASSIGNMENT))
-        plan__error_hint(b, ERRCODE_DATATYPE_MISMATCH, c->raw_expr->location,
+        plan__error_hint(b, ERRCODE_DATATYPE_MISMATCH, -1,
                          "You will need to rewrite or cast the expression.",
                          "column \"%s\" is of type %s but default expression is of type %s", col->name,
                          plan__type_name(b, col->type), plan__type_name(b, SQLTYPE(e->type.oid)));
@@ -120,8 +120,7 @@ static Plan *plan_create(Binder *b, const CreateStmt *s)
             continue;
         for (int k = 0; k < u->ncolumns; k++)
             if (strcmp(u->columns[k].name, cd->colname) == 0)
-                plan__error_at(b, ERRCODE_DUPLICATE_COLUMN, cd->node.location,
-                               "column \"%s\" specified more than once", cd->colname);
+                err_raise(ERRCODE_DUPLICATE_COLUMN, "column \"%s\" specified more than once", cd->colname);
         ColumnSpec *col = &u->columns[u->ncolumns++];
         col->name = cd->colname;
         col->type = plan__resolve_type_name(b, cd->type_name);

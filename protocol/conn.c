@@ -8,8 +8,9 @@
  *   2. read the message type and refuse an unknown type (FATAL 08P01);
  *   3. read the length and check it against that type's limit BEFORE
  *      reading the body (a 2 GB length is refused, never allocated);
- *   4. read the body and dispatch it; after an extended-protocol error,
- *      skip everything until Sync;
+ *   4. read the body, clear the interrupt flag (a cancel that came while
+ *      idle cancels nothing) and dispatch; after an extended-protocol
+ *      error, skip everything until Sync;
  *   5. on ERROR: send ErrorResponse, abort the transaction, go on; on FATAL
  *      (or a broken socket): send if possible and close this connection only.
  *
@@ -23,6 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <openssl/ssl.h>
 #include "common/guc.h"
@@ -80,6 +82,12 @@ void proto_conn_read(ProtoConn *c, void *buf, size_t len)
             c->rlen = io_recv(c, c->rbuf, sizeof c->rbuf);
         }
     }
+}
+
+void proto_conn_set_timeout(ProtoConn *c, int seconds)
+{
+    struct timeval tv = {.tv_sec = seconds, .tv_usec = 0};
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
 bool proto_conn_has_pending_input(const ProtoConn *c)
@@ -198,8 +206,8 @@ static void handle_error(ProtoConn *c, char type)
     proto_send_error(c, &e);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
+        proto_session_drop_portals(c->session);   /* release scans before the rollback */
         exec_session_abort(c->session->exec);
-        proto_session_drop_portals(c->session);
         err_pop(&jmp);
     } else {
         c->terminate = true;
@@ -221,10 +229,10 @@ static void message_loop(ProtoConn *c)
         if (ERR_TRY(jmp)) {
             if (c->out.len > 0 && !proto_conn_has_pending_input(c))
                 proto_conn_flush(c);
-            /* A cancel that arrives while idle cancels nothing (PostgreSQL
-             * ignores it between commands). */
-            atomic_store(&c->interrupt, ERR_INTERRUPT_NONE);
             type = proto_conn_read_message(c, false);
+            /* A cancel that arrived while we waited for this message cancels
+             * nothing (PostgreSQL ignores it while reading a command). */
+            atomic_store(&c->interrupt, ERR_INTERRUPT_NONE);
             dispatch(c, type);
             err_pop(&jmp);
         } else {
@@ -268,6 +276,7 @@ void *proto_conn_main(void *arg)
     ProtoConn *c = arg;
     strbuf_init(&c->msg);
     strbuf_init(&c->out);
+    proto_conn_set_timeout(c, PROTO_AUTH_TIMEOUT_S);
     err_set_interrupt_flag(&c->interrupt);
     err_set_notice_hook(notice_hook, c);
     if (proto_startup(c))

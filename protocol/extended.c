@@ -300,9 +300,14 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
         proto_send_simple(c, 'I');   /* EmptyQueryResponse */
         return;
     }
+    /* A row-returning portal's tag counts the rows of this Execute, as
+     * PostgreSQL's does ("SELECT 1" after suspended chunks of 2). */
+    bool returns_rows = p->plan->kind == PLAN_STMT_QUERY && p->plan->command &&
+                        strcmp(p->plan->command, "SELECT") == 0;
+    uint64_t rows = 0;
     if (!p->done) {
         bool done = proto_run_portal(c, p->portal, p->plan, p->result_formats,
-                                     max_rows > 0 ? (uint64_t)max_rows : 0);
+                                     max_rows > 0 ? (uint64_t)max_rows : 0, &rows);
         if (!done) {
             proto_send_simple(c, 's');   /* PortalSuspended */
             return;
@@ -310,7 +315,12 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
         p->done = true;
         exec_portal_command_tag(p->portal, p->tag, sizeof p->tag);
     }
-    proto_send_command_complete(c, p->tag);
+    char tag[64];
+    if (returns_rows)
+        snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)rows);
+    else
+        snprintf(tag, sizeof tag, "%s", p->tag);
+    proto_send_command_complete(c, tag);
     proto_session_report_params(c, false);
 }
 

@@ -184,6 +184,8 @@ static void shutdown_server(pthread_t listener)
         }
     }
     proto_log("LOG", "database system is shut down");
+    if (proto_listener_active() > 0)
+        _exit(0);   /* threads still stuck in I/O: don't run exit handlers under them */
 }
 
 int main(int argc, char **argv)

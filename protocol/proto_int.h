@@ -47,6 +47,7 @@
 #define PROTO_NAME_MAX 64                /* statement/portal names kept (PostgreSQL: NAMEDATALEN) */
 #define PROTO_MAX_LISTEN 16              /* listen sockets */
 #define PROTO_MAX_STARTUP_PARAMS 64      /* key/value pairs in a startup packet */
+#define PROTO_AUTH_TIMEOUT_S 60          /* startup + authentication (authentication_timeout) */
 
 #define PROTO_VERSION_STRING "15.0 (Strata 0.1.0)"
 #define PROTO_SERVER_VERSION_NUM "150000"
@@ -170,6 +171,8 @@ void proto_conn_read(ProtoConn *c, void *buf, size_t len);
 char proto_conn_read_message(ProtoConn *c, bool in_auth);
 /* Send everything buffered in c->out. Raises (broken) on failure. */
 void proto_conn_flush(ProtoConn *c);
+/* Receive timeout of the socket (0 = none): bounds startup and auth. */
+void proto_conn_set_timeout(ProtoConn *c, int seconds);
 /* Whether any bytes are buffered unread (pipelined input). */
 bool proto_conn_has_pending_input(const ProtoConn *c);
 /* True once a fast shutdown began (main.c). */
@@ -314,9 +317,10 @@ void proto_ext_sync(ProtoConn *c);
 
 /* RowDescription of plan's columns; formats NULL = all text. */
 void proto_send_row_description(ProtoConn *c, const Plan *plan, const int16_t *formats);
-/* Run a portal, streaming DataRows; returns exec_portal_run's result. */
+/* Run a portal, streaming DataRows; returns exec_portal_run's result and
+ * the number of rows sent (rows_sent may be NULL). */
 bool proto_run_portal(ProtoConn *c, ExecPortal *portal, const Plan *plan,
-                      const int16_t *formats, uint64_t max_rows);
+                      const int16_t *formats, uint64_t max_rows, uint64_t *rows_sent);
 /* Whether binary output is implemented for this type. */
 bool proto_binary_supported(uint32_t type_oid);
 

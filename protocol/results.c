@@ -229,6 +229,7 @@ typedef struct RowSink {
     const int16_t *formats;
     OutputOptions opt;
     StrRef **cols;      /* per column: VEC_CAPACITY values of the current batch */
+    uint64_t rows;      /* DataRows sent by this run */
 } RowSink;
 
 /* Big-endian copy of a fixed-width value (binary format). */
@@ -283,6 +284,7 @@ static void sink_batch(void *ctx, const Batch *b)
             type_output_vector(&b->cols[col], b->sel, b->count, &rs->opt, arena, rs->cols[col]);
     }
     StrBuf *sb = &c->out;
+    rs->rows += b->count;
     for (uint32_t i = 0; i < b->count; i++) {
         size_t start = proto_msg_begin(sb, 'D');
         strbuf_append_be16(sb, (uint16_t)ncols);
@@ -303,7 +305,7 @@ static void sink_batch(void *ctx, const Batch *b)
 }
 
 bool proto_run_portal(ProtoConn *c, ExecPortal *portal, const Plan *plan,
-                      const int16_t *formats, uint64_t max_rows)
+                      const int16_t *formats, uint64_t max_rows, uint64_t *rows_sent)
 {
     RowSink rs = {.c = c, .plan = plan, .formats = formats};
     rs.opt = OUTPUT_OPTIONS_DEFAULT;
@@ -330,5 +332,7 @@ bool proto_run_portal(ProtoConn *c, ExecPortal *portal, const Plan *plan,
         err_rethrow();
     }
     mem_arena_destroy(tmp);
+    if (rows_sent)
+        *rows_sent = rs.rows;
     return done;
 }

@@ -52,7 +52,7 @@ static void run_statement(ProtoConn *c, QueryState *qs, const char *sql, const R
     qs->portal = exec_portal_create(s->exec, plan, NULL, 0, qs->stmt_arena);
     if (plan->ncols > 0)
         proto_send_row_description(c, plan, NULL);
-    proto_run_portal(c, qs->portal, plan, NULL, 0);
+    proto_run_portal(c, qs->portal, plan, NULL, 0, NULL);
     char tag[64];
     exec_portal_command_tag(qs->portal, tag, sizeof tag);
     proto_send_command_complete(c, tag);

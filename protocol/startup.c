@@ -254,6 +254,7 @@ static void start_session(ProtoConn *c, MemArena *a, StartupParams *sp)
     proto_msg_finish(&c->out, start);
     proto_send_ready(c, (char)exec_session_txn_status(c->session->exec));
     proto_conn_flush(c);
+    proto_conn_set_timeout(c, 0);   /* authenticated: idle sessions may wait forever */
 }
 
 bool proto_startup(ProtoConn *c)
@@ -271,10 +272,13 @@ bool proto_startup(ProtoConn *c)
         }
         err_pop(&jmp);
     } else {
-        const ErrorData *e = err_current();
+        /* Every error before the first ReadyForQuery ends the connection. */
+        static _Thread_local ErrorData e;
+        e = *err_current();
+        e.severity = ERR_SEV_FATAL;
         if (!c->broken) {
-            proto_log("FATAL", "%s", e->message);
-            proto_send_error(c, e);
+            proto_log("FATAL", "%s", e.message);
+            proto_send_error(c, &e);
             if (ERR_TRY(jmp)) {
                 proto_conn_flush(c);
                 err_pop(&jmp);

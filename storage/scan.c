@@ -100,7 +100,7 @@ static bool zone_excludes(const StoreChunk *ch, PhysType phys, const StoreZoneFi
 {
     const StoreZone *z = &ch->zone;
     if (f->cmp == STORE_IS_NULL)
-        return !atomic_load_explicit(&z->has_null, memory_order_relaxed);
+        return atomic_load_explicit(&z->null_count, memory_order_relaxed) == 0;
     if (f->value.is_null || phys == PHYS_STR)
         return false;  /* no min/max for strings yet */
     if (phys == PHYS_F32 || phys == PHYS_F64)
@@ -141,7 +141,7 @@ static void scan_fill(StoreScan *s, const StoreRowGroup *g, uint64_t start, uint
         v->phys = t->phys[col];
         v->is_const = false;
         v->data = ch->data;
-        if (!atomic_load_explicit(&ch->zone.has_null, memory_order_relaxed)) {
+        if (atomic_load_explicit(&ch->zone.null_count, memory_order_relaxed) == 0) {
             v->validity = NULL;
         } else if (all_committed) {
             v->validity = (uint64_t *)ch->validity;  /* frozen: no writer touches it again */

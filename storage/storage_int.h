@@ -52,7 +52,7 @@ typedef struct StoreZone {
     _Atomic uint64_t min_bits;
     _Atomic uint64_t max_bits;
     atomic_bool has_value;  /* a non-NULL value was written */
-    atomic_bool has_null;
+    _Atomic uint32_t null_count;  /* NULLs written; an upper bound after a rollback */
     atomic_bool has_nan;    /* floats only: NaN sorts above everything */
 } StoreZone;
 
@@ -121,7 +121,7 @@ struct StoreTable {
     _Atomic uint64_t committed;
     _Atomic uint64_t nrows;
     uint64_t ngroups;      /* row groups allocated (writer only) */
-    StoreRowGroup **dir[STORE_DIR_TOP];
+    StoreRowGroup ***dir;  /* STORE_DIR_TOP segment pointers; freed with the rows */
 
     StoreHeap heap;
     StorePkIndex pk;

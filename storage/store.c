@@ -12,6 +12,7 @@
 #include "storage/storage_int.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,7 +196,7 @@ static void store_check_version(const char *dir)
         ErrorData *e = err_begin(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE);
         e->severity = ERR_SEV_FATAL;
         err_message(e, "database files are incompatible with server");
-        err_detail(e, "The data directory was initialized by Strata storage format version \"%s\", "
+        err_detail(e, "The data directory was initialized by Strata storage format version %s, "
                       "which is not compatible with this version %d.", buf, STORE_FORMAT_VERSION);
         err_throw();
     }
@@ -218,6 +219,12 @@ void store_open(const char *data_dir)
     if (store_g.open)
         err_raise_fatal(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "the store is already open");
     store_mkdir_p(data_dir);
+    /* Messages and the lock file name the directory absolutely, as PostgreSQL. */
+    char abs[PATH_MAX];
+    if (!realpath(data_dir, abs))
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not resolve data directory \"%s\": %s", data_dir,
+                        strerror(errno));
+    data_dir = abs;
     store_take_lock(data_dir);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {

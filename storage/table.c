@@ -48,6 +48,7 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
         t->phys = store__calloc((size_t)ncols, sizeof *t->phys);
         t->width = store__calloc((size_t)ncols, sizeof *t->width);
         t->pkey = store__calloc((size_t)(npkey ? npkey : 1), sizeof *t->pkey);
+        t->dir = store__calloc(STORE_DIR_TOP, sizeof *t->dir);
         for (int i = 0; i < ncols; i++) {
             t->cols[i] = cols[i];
             t->cols[i].name = store__strdup(cols[i].name);
@@ -88,10 +89,10 @@ void store__table_free_data(StoreTable *t)
         StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
         free(grp);  /* header, chunks and data arrays are one allocation */
     }
-    for (int s = 0; s < STORE_DIR_TOP && t->dir[s]; s++) {
+    for (int s = 0; t->dir && s < STORE_DIR_TOP && t->dir[s]; s++)
         free(t->dir[s]);
-        t->dir[s] = NULL;
-    }
+    free(t->dir);  /* the header may outlive the rows (dropped tables): keep it small */
+    t->dir = NULL;
     t->ngroups = 0;
     heap_free_blocks(t->heap.head, NULL);
     t->heap.head = NULL;
@@ -169,7 +170,7 @@ static StoreRowGroup *group_alloc(const StoreTable *t)
         atomic_init(&g->chunks[c].zone.min_bits, 0);
         atomic_init(&g->chunks[c].zone.max_bits, 0);
         atomic_init(&g->chunks[c].zone.has_value, false);
-        atomic_init(&g->chunks[c].zone.has_null, false);
+        atomic_init(&g->chunks[c].zone.null_count, 0);
         atomic_init(&g->chunks[c].zone.has_nan, false);
     }
     return g;
@@ -288,12 +289,23 @@ static _Noreturn void raise_not_null(const StoreTable *t, const Batch *b, uint32
 
 /* Validity bits of rows [off, off+n) of chunk ch from the batch's active
  * rows [first, first+n). Words are read and written atomically: scans of
- * committed rows in the same word may be reading them. Returns whether a
- * NULL was written. */
-static bool copy_validity(StoreChunk *ch, uint32_t off, const Vector *v, const Batch *b,
-                          uint32_t first, uint32_t n)
+ * committed rows in the same word may be reading them. Returns the number
+ * of NULLs written. */
+static uint32_t copy_validity(StoreChunk *ch, uint32_t off, const Vector *v, const Batch *b,
+                              uint32_t first, uint32_t n)
 {
-    bool any_null = false;
+    if (!v->validity && !v->is_const) {
+        /* All valid: set the range's bits a word at a time. */
+        for (uint32_t pos = off; pos < off + n;) {
+            uint32_t bit = pos & 63, take = 64 - bit < off + n - pos ? 64 - bit : off + n - pos;
+            uint64_t mask = take == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << take) - 1) << bit;
+            uint64_t w = __atomic_load_n(&ch->validity[pos >> 6], __ATOMIC_RELAXED);
+            __atomic_store_n(&ch->validity[pos >> 6], w | mask, __ATOMIC_RELAXED);
+            pos += take;
+        }
+        return 0;
+    }
+    uint32_t nulls = 0;
     uint32_t pos = off;
     uint32_t wi = pos >> 6;
     uint64_t cur = __atomic_load_n(&ch->validity[wi], __ATOMIC_RELAXED);
@@ -301,7 +313,7 @@ static bool copy_validity(StoreChunk *ch, uint32_t off, const Vector *v, const B
         bool valid = vec_is_valid(v, batch_row(b, first + i));
         uint64_t bit = UINT64_C(1) << (pos & 63);
         cur = valid ? (cur | bit) : (cur & ~bit);
-        any_null |= !valid;
+        nulls += !valid;
         pos++;
         if ((pos & 63) == 0) {
             __atomic_store_n(&ch->validity[wi], cur, __ATOMIC_RELAXED);
@@ -312,7 +324,7 @@ static bool copy_validity(StoreChunk *ch, uint32_t off, const Vector *v, const B
     }
     if (pos & 63)
         __atomic_store_n(&ch->validity[wi], cur, __ATOMIC_RELAXED);
-    return any_null;
+    return nulls;
 }
 
 static inline bool chunk_valid(const StoreChunk *ch, uint32_t off)
@@ -338,6 +350,17 @@ static double double_of_bits(uint64_t u)
 #define ZONE_SCAN_INT(T)                                                        \
     do {                                                                        \
         const T *d = (const T *)ch->data;                                       \
+        if (all_valid && n > 0) {  /* plain loop: vectorizes */                 \
+            T mn = d[off], mx = d[off];                                         \
+            for (uint32_t i = off + 1; i < off + n; i++) {                      \
+                mn = d[i] < mn ? d[i] : mn;                                     \
+                mx = d[i] > mx ? d[i] : mx;                                     \
+            }                                                                   \
+            lo = (int64_t)mn;                                                   \
+            hi = (int64_t)mx;                                                   \
+            seen = true;                                                        \
+            break;                                                              \
+        }                                                                       \
         for (uint32_t i = off; i < off + n; i++) {                              \
             if (!chunk_valid(ch, i)) continue;                                  \
             int64_t x = (int64_t)d[i];                                          \
@@ -359,7 +382,7 @@ static double double_of_bits(uint64_t u)
         }                                                                       \
     } while (0)
 
-static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n)
+static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n, bool all_valid)
 {
     StoreZone *z = &ch->zone;
     bool had = atomic_load_explicit(&z->has_value, memory_order_relaxed);
@@ -434,12 +457,16 @@ static void copy_column(StoreTable *t, StoreChunk *ch, int c, uint32_t off, cons
     case PHYS_F64: GATHER(double); break;
     case PHYS_STR: break;
     }
-    if (copy_validity(ch, off, v, b, first, n))
-        atomic_store_explicit(&ch->zone.has_null, true, memory_order_relaxed);
+    uint32_t nulls = copy_validity(ch, off, v, b, first, n);
+    if (nulls) {
+        uint32_t old = atomic_load_explicit(&ch->zone.null_count, memory_order_relaxed);
+        uint32_t sum = old + nulls >= old ? old + nulls : UINT32_MAX;  /* saturate: never 0 again */
+        atomic_store_explicit(&ch->zone.null_count, sum, memory_order_relaxed);
+    }
     if (t->phys[c] == PHYS_STR)
         copy_strings(t, ch, off, v, b, first, n);
     else
-        zone_widen(ch, t->phys[c], off, n);
+        zone_widen(ch, t->phys[c], off, n, nulls == 0);
 }
 
 static void copy_rows(StoreTable *t, const Batch *b, uint64_t base)

@@ -340,9 +340,16 @@ static void txn_end(StoreTxn *x, bool commit)
         if (x->refs[i].writing && x->refs[i].table->free_at_txn_end)
             store__table_free_data(x->refs[i].table);
     x->nrefs = 0;
-    if (tl_txn == x)
-        tl_txn = NULL;
     store__lock();
+    if (tl_txn == x) {
+        /* Fall back to another open transaction of this thread, if any
+         * (store_table_append's own short transaction ends inside the
+         * caller's). */
+        tl_txn = NULL;
+        for (StoreTxn *y = store_g.live_txns; y && !tl_txn; y = y->next_live)
+            if (pthread_equal(y->thread, pthread_self()))
+                tl_txn = y;
+    }
     x->next_free = store_g.free_txns;
     store_g.free_txns = x;
     store__unlock();

@@ -248,37 +248,92 @@ int harness_server_start(TestServer *s, const char *datadir, const char *const *
     return 0;
 }
 
-/* waitpid with a deadline; 1 when the child was reaped. */
-static int reap_within(pid_t pid, int timeout_ms)
+/* waitpid with a deadline; 1 when the child was reaped (its wait status in
+ * *status, or -1 when it was already gone). */
+static int reap_within(pid_t pid, int timeout_ms, int *status)
 {
     long long deadline = now_ms() + timeout_ms;
     for (;;) {
-        int status;
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno == ECHILD))
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
             return 1;
+        if (r < 0 && errno == ECHILD) {
+            *status = -1;
+            return 1;
+        }
         if (now_ms() >= deadline)
             return 0;
         sleep_ms(HARNESS_POLL_MS);
     }
 }
 
-void harness_server_stop(TestServer *s)
+/* SIGTERM (then SIGKILL) and reap. 0 when the server ended cleanly: exit
+ * status 0, or death by the SIGTERM itself. */
+static int terminate(TestServer *s)
 {
-    if (s->pid > 0) {
-        kill(s->pid, SIGTERM);
-        if (!reap_within(s->pid, HARNESS_STOP_TIMEOUT_MS)) {
-            fprintf(stderr, "harness: server %d ignored SIGTERM for %d ms, killing it\n",
-                    (int)s->pid, HARNESS_STOP_TIMEOUT_MS);
-            kill(s->pid, SIGKILL);
-            reap_within(s->pid, HARNESS_STOP_TIMEOUT_MS);
-        }
-        s->pid = 0;
+    if (s->pid <= 0)
+        return 0;
+    int status = 0, clean = 1;
+    kill(s->pid, SIGTERM);
+    if (!reap_within(s->pid, HARNESS_STOP_TIMEOUT_MS, &status)) {
+        fprintf(stderr, "harness: server %d ignored SIGTERM for %d ms, killing it\n",
+                (int)s->pid, HARNESS_STOP_TIMEOUT_MS);
+        kill(s->pid, SIGKILL);
+        reap_within(s->pid, HARNESS_STOP_TIMEOUT_MS, &status);
+        clean = 0;
+    } else if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "harness: server exited with status %d\n", WEXITSTATUS(status));
+        clean = 0;
+    } else if (status != -1 && WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM) {
+        fprintf(stderr, "harness: server killed by signal %d\n", WTERMSIG(status));
+        clean = 0;
     }
+    s->pid = 0;
+    return clean ? 0 : -1;
+}
+
+/* 1 when the server log holds a sanitizer report (ASan, LSan, UBSan). */
+static int log_has_sanitizer_report(const TestServer *s)
+{
+    char path[600], line[1024];
+    snprintf(path, sizeof path, "%s/server.log", s->datadir);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f) != NULL)
+        found = strstr(line, "ERROR: AddressSanitizer") != NULL
+             || strstr(line, "ERROR: LeakSanitizer") != NULL
+             || strstr(line, "runtime error:") != NULL;
+    fclose(f);
+    return found;
+}
+
+static void remove_owned_datadir(TestServer *s)
+{
     if (s->owns_datadir && s->datadir[0] != '\0') {
         remove_tree(s->datadir);
         s->owns_datadir = 0;
     }
+}
+
+void harness_server_stop(TestServer *s)
+{
+    terminate(s);
+    remove_owned_datadir(s);
+}
+
+int harness_server_stop_checked(TestServer *s)
+{
+    int rc = terminate(s);
+    if (log_has_sanitizer_report(s)) {
+        fprintf(stderr, "harness: the server log holds a sanitizer report\n");
+        rc = -1;
+    }
+    if (rc != 0)
+        dump_log(s);
+    remove_owned_datadir(s);
+    return rc;
 }
 
 const char *harness_conninfo(const TestServer *s, const char *extra, char *buf, size_t size)

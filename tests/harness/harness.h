@@ -31,6 +31,14 @@ int harness_make_datadir(char *out, size_t size);
 int harness_server_start(TestServer *s, const char *datadir, const char *const *extra_args);
 /* SIGTERM, wait, and remove the data directory if the harness made it. */
 void harness_server_stop(TestServer *s);
+/*
+ * Like harness_server_stop, and also checks how the server ended: 0 when it
+ * exited with status 0 (or died of the SIGTERM itself) and its log holds no
+ * AddressSanitizer / LeakSanitizer / UBSan report; -1 otherwise, with the
+ * server log printed on stderr. Tests call it last to fail on server-side
+ * sanitizer findings that no client could see.
+ */
+int harness_server_stop_checked(TestServer *s);
 /* libpq conninfo for TCP: "host=127.0.0.1 port=N user=postgres dbname=postgres <extra>". */
 const char *harness_conninfo(const TestServer *s, const char *extra, char *buf, size_t size);
 /* A TCP port on 127.0.0.1 nobody listens on right now. */

@@ -8,9 +8,11 @@
  * extra server arguments from --server-arg), runs COMMAND with libpq's
  * environment pointing at it (PGHOST=127.0.0.1, PGPORT, PGUSER=postgres,
  * PGDATABASE=postgres, plus STRATA_SOCKDIR = the Unix socket directory),
- * stops the server and exits with COMMAND's exit status. This is how shell
- * tests (tests/psql/) get a server without reimplementing the harness; the
- * same script runs against PostgreSQL by setting PGHOST/PGPORT by hand.
+ * stops the server and exits with COMMAND's exit status (1 when COMMAND
+ * passed but the server crashed or its log holds a sanitizer report). This
+ * is how shell tests (tests/psql/) get a server without reimplementing the
+ * harness; the same script runs against PostgreSQL by setting PGHOST/PGPORT
+ * by hand.
  */
 #include "tests/harness/harness.h"
 
@@ -93,6 +95,7 @@ int main(int argc, char **argv)
     if (harness_server_start(&server, NULL, server_args) != 0)
         return 1;
     int rc = run_command(&server, argv + i);
-    harness_server_stop(&server);
+    if (harness_server_stop_checked(&server) != 0 && rc == 0)
+        rc = 1;
     return rc;
 }

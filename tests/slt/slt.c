@@ -1,8 +1,8 @@
 /*
  * slt.c — the sqllogictest runner: run .test files over libpq.
  *
- *   slt --server [--server-arg ARG]... [-v] [--rewrite] FILE...
- *   slt --conninfo "host=... port=..." [--same-db] [-v] [--rewrite] FILE...
+ *   slt --server [--server-arg ARG]... [--extended] [-v] [--rewrite] FILE...
+ *   slt --conninfo "host=... port=..." [--same-db] [--extended] [-v] [--rewrite] FILE...
  *
  * --server starts $STRATA_BIN through the test harness, one fresh server per
  * file. --conninfo runs against a server already running (PostgreSQL 15 to
@@ -10,6 +10,9 @@
  * database (CREATE DATABASE slt_<pid>_<n>, dropped afterwards) unless
  * --same-db. --rewrite replaces every query's expected block with what the
  * server returned (to capture results from PostgreSQL; review the diff).
+ * --extended sends each single-statement record through the extended
+ * protocol (Parse/Bind/Describe/Execute/Sync) instead of a simple Query, so
+ * the same files test both paths of the server.
  *
  * Every failing record prints file:line, the SQL, expected and actual; the
  * run goes on and the exit status is 1 when anything failed, 2 on a usage or
@@ -31,6 +34,7 @@ typedef struct SltOptions {
     int same_db;
     int verbose;
     int rewrite;
+    int extended; /* run single statements through Parse/Bind/Execute */
     const char *server_args[SLT_SERVER_ARGS_MAX + 1];
 } SltOptions;
 
@@ -121,7 +125,9 @@ static int target_open(SltTarget *t, const SltOptions *o, int file_no)
     return t->conn != NULL ? 0 : -1;
 }
 
-static void target_close(SltTarget *t, const SltOptions *o)
+/* Close the connection, drop the fresh database, stop the server. -1 when
+ * the server ended badly (crash, sanitizer report in its log). */
+static int target_close(SltTarget *t, const SltOptions *o)
 {
     if (t->conn != NULL)
         PQfinish(t->conn);
@@ -131,8 +137,11 @@ static void target_close(SltTarget *t, const SltOptions *o)
         snprintf(sql, sizeof sql, "DROP DATABASE %s WITH (FORCE)", t->dbname);
         admin_exec(o->conninfo, sql);
     }
-    if (t->has_server)
-        harness_server_stop(&t->server);
+    if (t->has_server) {
+        t->has_server = 0;
+        return harness_server_stop_checked(&t->server);
+    }
+    return 0;
 }
 
 static void print_sql(const char *sql)
@@ -190,9 +199,30 @@ static int is_error(const PGresult *res)
     return st == PGRES_FATAL_ERROR || st == PGRES_BAD_RESPONSE || st == PGRES_NONFATAL_ERROR;
 }
 
-static int run_statement(const SltFile *f, const SltRecord *r, PGconn *conn)
+/* 1 when sql holds one statement (a ';' only at its end). Approximate: a
+ * ';' inside a literal also counts, which only means the simple protocol. */
+static int is_single_statement(const char *sql)
 {
-    PGresult *res = PQexec(conn, r->sql);
+    size_t len = strlen(sql);
+    while (len > 0 && (sql[len - 1] == ';' || sql[len - 1] == ' ' || sql[len - 1] == '\n'))
+        len--;
+    const char *semi = memchr(sql, ';', len);
+    return semi == NULL;
+}
+
+/* Run sql: the simple protocol, or with --extended the extended protocol
+ * (PQexecParams: Parse/Bind/Describe/Execute/Sync, text results) when it
+ * is a single statement (the extended protocol takes one at a time). */
+static PGresult *exec_sql(PGconn *conn, const char *sql, const SltOptions *o)
+{
+    if (o->extended && is_single_statement(sql))
+        return PQexecParams(conn, sql, 0, NULL, NULL, NULL, NULL, 0);
+    return PQexec(conn, sql);
+}
+
+static int run_statement(const SltFile *f, const SltRecord *r, PGconn *conn, const SltOptions *o)
+{
+    PGresult *res = exec_sql(conn, r->sql, o);
     int failed = 0;
     if (r->kind == SLT_STATEMENT_OK && is_error(res)) {
         fail_header(f, r, "statement ok failed");
@@ -214,10 +244,11 @@ static int run_statement(const SltFile *f, const SltRecord *r, PGconn *conn)
 }
 
 /* Run a query record; on success with --rewrite, *actual keeps the values. */
-static int run_query(const SltFile *f, const SltRecord *r, PGconn *conn, SltValues *actual)
+static int run_query(const SltFile *f, const SltRecord *r, PGconn *conn, const SltOptions *o,
+                     SltValues *actual)
 {
     static const char *const sort_names[] = { "nosort", "rowsort", "valuesort" };
-    PGresult *res = PQexec(conn, r->sql);
+    PGresult *res = exec_sql(conn, r->sql, o);
     if (PQresultStatus(res) != PGRES_TUPLES_OK) {
         fail_header(f, r, "query did not return rows");
         fputs("  got: ", stdout);
@@ -295,12 +326,12 @@ static int run_records(const SltFile *f, PGconn *conn, const SltOptions *o, SltV
             printf("%s:%d\n", f->path, r->line);
         int failed;
         if (r->kind == SLT_QUERY) {
-            failed = run_query(f, r, conn, &actual[i]);
+            failed = run_query(f, r, conn, o, &actual[i]);
             has_actual[i] = !failed || actual[i].ncols == r->ncols;
             if (!has_actual[i])
                 slt_values_free(&actual[i]);
         } else {
-            failed = run_statement(f, r, conn);
+            failed = run_statement(f, r, conn, o);
         }
         failures += failed;
         if (failed && PQstatus(conn) != CONNECTION_OK) {
@@ -333,7 +364,10 @@ static int run_file(const char *path, const SltOptions *o, int file_no)
         exit(2);
     }
     int failures = run_records(&f, t.conn, o, actual, has_actual);
-    target_close(&t, o);
+    if (target_close(&t, o) != 0) {
+        printf("%s: the server did not end cleanly (see its log above)\n", path);
+        failures++;
+    }
     if (o->rewrite && rewrite_file(&f, actual, has_actual) != 0)
         failures++;
     printf("%s: %d records, %d failed\n", path, f.nrecords, failures);
@@ -348,8 +382,8 @@ static int run_file(const char *path, const SltOptions *o, int file_no)
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: slt --server [--server-arg ARG]... [-v] [--rewrite] FILE...\n"
-            "       slt --conninfo CONNINFO [--same-db] [-v] [--rewrite] FILE...\n");
+            "usage: slt --server [--server-arg ARG]... [--extended] [-v] [--rewrite] FILE...\n"
+            "       slt --conninfo CONNINFO [--same-db] [--extended] [-v] [--rewrite] FILE...\n");
     return 2;
 }
 
@@ -369,6 +403,8 @@ static int parse_args(int argc, char **argv, SltOptions *o)
             o->same_db = 1;
         else if (strcmp(argv[i], "--rewrite") == 0)
             o->rewrite = 1;
+        else if (strcmp(argv[i], "--extended") == 0)
+            o->extended = 1;
         else if (strcmp(argv[i], "-v") == 0)
             o->verbose = 1;
         else
