@@ -18,6 +18,7 @@
 
 #include <ctype.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,11 +86,12 @@ static void num_unpack(StrRef n, NumVar *v, MemArena *arena)
 static StrRef num_pack(NumVar *v, MemArena *arena)
 {
     char *out;
-    numvar__strip(v);
     if (v->sign == NUM_NAN) {
         v->ndigits = 0;
         v->weight = 0;
         v->dscale = 0;
+    } else {
+        numvar__strip(v);
     }
     if (v->weight > INT16_MAX || v->weight < INT16_MIN || v->dscale > NUMERIC_DSCALE_MAX ||
         v->dscale < 0)
@@ -166,8 +168,8 @@ static const char *num_parse(const char *cp, NumVar *v, MemArena *arena)
         if (end == cp + 1)
             return NULL;
         cp = end;
-        if (exponent > NUMERIC_MAX_PRECISION || exponent < -NUMERIC_MAX_PRECISION)
-            return NULL; /* PostgreSQL 15: "invalid input syntax" beyond +-1000 */
+        if (exponent >= INT_MAX / 2 || exponent <= -(INT_MAX / 2))
+            err_raise(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value overflows numeric format");
         dweight += (int)exponent;
         dscale -= (int)exponent;
         if (dscale < 0)

@@ -146,7 +146,8 @@ static void eval_step(ExprProg *p, int idx, const Batch *in, const uint16_t *sel
 /*
  * Strict validity: result row valid iff every argument row is valid.
  * Whole words at a time (rows outside the selection get garbage bits,
- * which nobody reads). Returns false when some constant argument is NULL:
+ * which nobody reads). The word loop vectorises (gcc 12 -O3
+ * -fopt-info-vec: "loop vectorized using 16 byte vectors"). Returns false when some constant argument is NULL:
  * then every row is NULL and the kernel need not run.
  */
 static bool strict_validity(Vector *const *argv, int nargs, Vector *r)
@@ -436,7 +437,10 @@ Vector *exec__expr_eval(ExprProg *p, const Batch *in, const uint16_t *sel, uint3
 /*
  * Branch-free selection: every row is written, the output index advances
  * only for true rows (DuckDB's `sel[n] = i; n += pred;`). Four loop shapes
- * chosen once per batch so each inner loop is a plain counted loop.
+ * chosen once per batch so each inner loop is a plain counted loop. The
+ * compaction itself does not vectorise (gcc: the store index depends on
+ * the previous iteration; it needs AVX-512 VPCOMPRESS or a shuffle table):
+ * ~1 cycle per row without branch mispredictions, whatever the selectivity.
  */
 uint32_t exec__select_true(const Vector *pred, const uint16_t *sel, uint32_t count, uint16_t *out_sel)
 {

@@ -309,6 +309,26 @@ Node *parse__sql_value_func(ParseCtx *pc, const ParseToken *kw)
     return &f->node;
 }
 
+/* EXTRACT(f FROM x), POSITION(a IN b), SUBSTRING(x FROM a FOR b), TRIM(...):
+ * a call of PostgreSQL's function for it, located at the keyword. */
+Node *parse__func_special(ParseCtx *pc, const ParseToken *kw, const char *name, List *args)
+{
+    FuncCall *f = NEW_NODE(pc, FuncCall, kw->offset);
+    f->funcname = list_make1(pc->arena, (void *)name);
+    f->args = args;
+    return &f->node;
+}
+
+/* The integer 1 (substring(x FOR n) starts at 1). */
+Node *parse__const_one(ParseCtx *pc, int location)
+{
+    A_Const *c = NEW_NODE(pc, A_Const, location);
+    c->kind = CONST_INTEGER;
+    c->ival = 1;
+    c->text = "1";
+    return &c->node;
+}
+
 Node *parse__set_to_default(ParseCtx *pc, int location)
 {
     return &NEW_NODE(pc, SetToDefault, location)->node;

@@ -82,6 +82,8 @@ Node *parse__typecast(ParseCtx *pc, Node *arg, TypeName *type, int location);
 Node *parse__typed_literal(ParseCtx *pc, TypeName *type, const ParseToken *str);
 Node *parse__func(ParseCtx *pc, const ParseFuncName *name, List *args, bool star, bool distinct);
 Node *parse__sql_value_func(ParseCtx *pc, const ParseToken *kw);
+Node *parse__func_special(ParseCtx *pc, const ParseToken *kw, const char *name, List *args);
+Node *parse__const_one(ParseCtx *pc, int location);
 ParseFuncName parse__func_name(ParseCtx *pc, const ParseToken *first, List *indirection);
 Node *parse__set_to_default(ParseCtx *pc, int location);
 Node *parse__paren(ParseCtx *pc, Node *expr);

@@ -46,7 +46,8 @@
              REPEATABLE RESET RESTRICT ROLE ROLLBACK SERIALIZABLE SESSION SET SHOW START
              TRANSACTION UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE CHARACTERISTICS NAMES
              BETWEEN BIGINT BOOLEAN CHAR CHARACTER DEC DECIMAL EXISTS FLOAT INT INTEGER
-             INTERVAL NUMERIC PRECISION REAL SMALLINT TIME TIMESTAMP VALUES VARCHAR.
+             INTERVAL NUMERIC PRECISION REAL SMALLINT TIME TIMESTAMP VALUES VARCHAR
+             EXTRACT POSITION SUBSTRING TRIM.
 
 /* Precedence, lowest first, as PostgreSQL's gram.y. */
 %left UNION EXCEPT.
@@ -531,6 +532,34 @@ func_expr(A) ::= func_name(N) LP DISTINCT expr_list(L) RP.     { A = parse__func
 func_expr(A) ::= func_name(N) LP STAR RP.                      { A = parse__func(pctx, &N, NULL, true, false); }
 func_expr(A) ::= CURRENT_DATE|CURRENT_TIME|CURRENT_TIMESTAMP|LOCALTIME|LOCALTIMESTAMP|CURRENT_USER|USER(K). { A = parse__sql_value_func(pctx, &K); }
 
+/* SQL-standard call syntaxes, as PostgreSQL 15's func_expr_common_subexpr:
+ * the result is a plain call of PostgreSQL's function name. */
+func_expr(A) ::= EXTRACT(K) LP extract_field(F) FROM a_expr(X) RP. { A = parse__func_special(pctx, &K, "extract", parse__list_append(pctx, parse__list1(pctx, F), X)); }
+func_expr(A) ::= POSITION(K) LP b_expr(N) IN b_expr(H) RP.        { A = parse__func_special(pctx, &K, "position", parse__list_append(pctx, parse__list1(pctx, H), N)); }
+func_expr(A) ::= SUBSTRING(K) LP substr_list(L) RP.               { A = parse__func_special(pctx, &K, "substring", L); }
+func_expr(A) ::= SUBSTRING(K) LP RP.                              { A = parse__func_special(pctx, &K, "substring", NULL); }
+func_expr(A) ::= TRIM(K) LP trim_list(L) RP.                      { A = parse__func_special(pctx, &K, "btrim", L); }
+func_expr(A) ::= TRIM(K) LP BOTH trim_list(L) RP.                 { A = parse__func_special(pctx, &K, "btrim", L); }
+func_expr(A) ::= TRIM(K) LP LEADING trim_list(L) RP.              { A = parse__func_special(pctx, &K, "ltrim", L); }
+func_expr(A) ::= TRIM(K) LP TRAILING trim_list(L) RP.             { A = parse__func_special(pctx, &K, "rtrim", L); }
+
+/* extract's field: a word (year, minute, epoch ...) or a string, as text */
+extract_field(A) ::= ID(F).         { A = parse__var_word(pctx, F.str, F.offset); }
+extract_field(A) ::= SCONST(F).     { A = parse__const_string(pctx, &F); }
+
+%type substr_list {List *}
+substr_list(A) ::= expr_list(L).                            { A = L; }
+substr_list(A) ::= a_expr(X) FROM a_expr(F) FOR a_expr(N).  { A = parse__list_append(pctx, parse__list_append(pctx, parse__list1(pctx, X), F), N); }
+substr_list(A) ::= a_expr(X) FOR a_expr(N) FROM a_expr(F).  { A = parse__list_append(pctx, parse__list_append(pctx, parse__list1(pctx, X), F), N); }
+substr_list(A) ::= a_expr(X) FROM a_expr(F).                { A = parse__list_append(pctx, parse__list1(pctx, X), F); }
+substr_list(A) ::= a_expr(X) FOR(K) a_expr(N).              { A = parse__list_append(pctx, parse__list_append(pctx, parse__list1(pctx, X), parse__const_one(pctx, K.offset)), N); }
+
+/* trim(chars FROM x) is btrim(x, chars) */
+%type trim_list {List *}
+trim_list(A) ::= a_expr(C) FROM expr_list(L).   { A = parse__list_append(pctx, L, C); }
+trim_list(A) ::= FROM expr_list(L).             { A = L; }
+trim_list(A) ::= expr_list(L).                  { A = L; }
+
 %type func_name {ParseFuncName}
 func_name(A) ::= colid(N).                  { A = parse__func_name(pctx, &N, NULL); }
 func_name(A) ::= colid(N) indirection(L).   { A = parse__func_name(pctx, &N, L); }
@@ -646,3 +675,7 @@ type_keyword(A) ::= CHAR(N). { A = N; }
 type_keyword(A) ::= VARCHAR(N). { A = N; }
 type_keyword(A) ::= TIMESTAMP(N). { A = N; }
 type_keyword(A) ::= TIME(N). { A = N; }
+type_keyword(A) ::= EXTRACT(N). { A = N; }
+type_keyword(A) ::= POSITION(N). { A = N; }
+type_keyword(A) ::= SUBSTRING(N). { A = N; }
+type_keyword(A) ::= TRIM(N). { A = N; }

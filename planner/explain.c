@@ -355,7 +355,8 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         }
         line(x, pre, arrow, "Result", NULL);
         prop(x, at, "One-Time Filter: ", n->predicate, n->left->col_names);
-        if (n->left->kind != PLAN_VALUES || n->left->nrows != 1)
+        /* a constant-false filter: PostgreSQL plans no input at all */
+        if ((n->left->kind != PLAN_VALUES || n->left->nrows != 1) && n->predicate->kind != EXPR_CONST)
             child(x, n->left, at);
         return;
     case PLAN_SCAN:

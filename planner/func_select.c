@@ -256,8 +256,31 @@ static Expr *resolve_call(Binder *b, const char *name, Expr **args, int nargs, i
     return plan__fold(b, e);
 }
 
+static bool stringish(uint32_t t) { return t == TYPE_UNKNOWN || plan__type_category(t) == 'S'; }
+
+/*
+ * PostgreSQL's text || anynonarray and anynonarray || text (textanycat):
+ * the non-string side goes through its output function, i.e. an explicit
+ * cast to text, and text || text does the rest.
+ */
+static void textanycat(Binder *b, Expr **l, Expr **r)
+{
+    Expr **other = NULL;
+    if (stringish((*l)->type.oid) && !stringish((*r)->type.oid))
+        other = r;
+    else if (stringish((*r)->type.oid) && !stringish((*l)->type.oid))
+        other = l;
+    if (!other)
+        return;
+    Expr *c = plan__coerce(b, *other, SQLTYPE(TYPE_TEXT), CAST_EXPLICIT);
+    if (c)
+        *other = c;
+}
+
 Expr *plan__make_op(Binder *b, const char *name, Expr *l, Expr *r, int location)
 {
+    if (l && strcmp(name, "||") == 0)
+        textanycat(b, &l, &r);
     Expr *args[2];
     int n = 0;
     if (l)

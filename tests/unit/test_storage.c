@@ -797,6 +797,76 @@ Test(storage, drop_waits_for_scans)
     store_txn_commit(x);
 }
 
+typedef struct ScanThenWrite {
+    StoreTable *scanned, *written;
+    MemArena *arena;
+    _Atomic int stage;
+    char sqlstate[6];
+} ScanThenWrite;
+
+static void *scan_then_write(void *p)
+{
+    ScanThenWrite *a = p;
+    StoreTxn *y = store_txn_begin();
+    Batch *b = items_batch_in(a->arena, 900, 1);
+    int cols[] = {0};
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        StoreScan *s = store_scan_begin(a->scanned, y, 1, cols, 0, NULL, a->arena);
+        atomic_store(&a->stage, 1);
+        store_table_append(a->written, y, b);  /* waits for the main thread's lock */
+        store_scan_end(s);
+        err_pop(&jmp);
+        atomic_store(&a->stage, 2);
+        store_txn_commit(y);
+    } else {
+        snprintf(a->sqlstate, sizeof a->sqlstate, "%s", err_current()->sqlstate);
+        store_txn_rollback(y);
+        atomic_store(&a->stage, 3);
+    }
+    return NULL;
+}
+
+Test(storage, drop_deadlock_detected)
+{
+    StoreTable *t1 = make_items("t1");
+    StoreTable *t2 = make_items("t2");
+    StoreTxn *x = store_txn_begin();
+    append_ok(t1, x, 0, 1);
+    ScanThenWrite a = {.scanned = t2, .written = t1, .arena = mem_arena_create("scanner")};
+    pthread_t th;
+    pthread_create(&th, NULL, scan_then_write, &a);
+    while (atomic_load(&a.stage) < 1)
+        usleep(1000);
+    usleep(100 * 1000);  /* it now waits for t1, which we write */
+    /* DROP t2 waits for their scan while they wait for us: whichever of the
+     * two closes the cycle gets 40P01 (normally we do, they wait already). */
+    ErrJmp jmp;
+    volatile bool we_failed = false;
+    if (ERR_TRY(jmp)) {
+        store_table_drop("public", "t2");
+        err_pop(&jmp);
+    } else {
+        cr_assert_str_eq(err_current()->sqlstate, "40P01");
+        cr_assert_str_eq(err_current()->message, "deadlock detected");
+        we_failed = true;
+    }
+    if (we_failed) {
+        cr_assert_not_null(store_table_lookup("public", "t2"), "a failed DROP leaves the table");
+        store_txn_rollback(x);
+        pthread_join(th, NULL);
+        cr_assert_eq(atomic_load(&a.stage), 2);
+        NO_ERROR(store_table_drop("public", "t2"));
+    } else {
+        pthread_join(th, NULL);
+        cr_assert_eq(atomic_load(&a.stage), 3);
+        cr_assert_str_eq(a.sqlstate, "40P01");
+        store_txn_rollback(x);
+    }
+    cr_assert_null(store_table_lookup("public", "t2"));
+    mem_arena_destroy(a.arena);
+}
+
 Test(storage, drop_own_written_table)
 {
     StoreTable *t = make_items("t");
