@@ -55,7 +55,11 @@ static void deparse_const(StrBuf *sb, const Expr *e)
     OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
     type_output(e->type, &e->value, &opt, &v);
     const char *text = v.data ? v.data : "";
-    bool plain_number = (e->type.oid == TYPE_INT4 || e->type.oid == TYPE_NUMERIC) && text[0] != '-';
+    /* PostgreSQL's get_const_expr: int4 bare unless negative; numeric bare
+     * when it looks like a float (has '.', 'e') and has no typmod */
+    bool plain_number = (e->type.oid == TYPE_INT4 && text[0] != '-') ||
+                        (e->type.oid == TYPE_NUMERIC && isdigit((unsigned char)text[0]) &&
+                         strcspn(text, "eE.") != strlen(text) && e->type.typmod < 0);
     if (plain_number) {
         strbuf_append(sb, text, v.len);   /* negative numbers print quoted, as PostgreSQL */
     } else if (e->type.oid == TYPE_BOOL) {

@@ -147,6 +147,8 @@ static Plan *plan_drop(Binder *b, const DropStmt *s)
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "DROP TABLE ... CASCADE is not supported yet");
     for (int i = 0; i < list_len(s->objects); i++) {
         const RangeVar *rv = list_nth(s->objects, i);
+        if (rv->schemaname && !store_schema_exists(rv->schemaname) && !s->missing_ok)
+            err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", rv->schemaname);
         StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, true);
         const char *name;
         if (t)

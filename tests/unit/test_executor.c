@@ -821,3 +821,45 @@ Test(executor, hash_join_many_rows_text_keys)
     g->aggs[1] = agg("sum", col(2, T_I4), false);
     cr_assert_str_eq(run_node(g), "5000|247500\n"); /* 50 * (0 + ... + 99) */
 }
+
+/* $1 parameters become constants; flipped `const op col` and IS NULL
+ * conjuncts go to storage as zone hints and still filter every row. */
+Test(executor, parameters_and_zone_hints)
+{
+    enum { N = 5000 };
+    const char **cells = MEM_NEW_ARRAY(A, const char *, N);
+    for (int i = 0; i < N; i++)
+        cells[i] = i % 1000 == 0 ? "∅" : mem_printf(A, "%d", i);
+    StoreTable *t = make_table("t", 1, &T_I8, N, cells);
+    PlanNode *s = scan(t, 1, &T_I8);
+    Expr *p1 = ex(EXPR_PARAM, T_I8, 0, NULL);
+    p1->index = 0;
+    s->scan_filter = and2(op2("<", p1, col(0, T_I8)), op2("<=", col(0, T_I8), i8(4003)));
+    Value params[1] = {{.is_null = false, .u.i64 = 3997}};
+    Plan *plan = query(s);
+    ExecPortal *portal = exec_portal_create(S, plan, params, 1, A);
+    Out o;
+    strbuf_init(&o.sb);
+    ExecSink sink = {&o, collect};
+    while (!exec_portal_run(portal, 0, &sink)) {
+    }
+    cr_assert_str_eq(o.sb.data, "3998\n3999\n4001\n4002\n4003\n");
+    strbuf_free(&o.sb);
+    exec_portal_close(portal);
+    exec_session_sync(S);
+    PlanNode *s2 = scan(t, 1, &T_I8);
+    Expr *c0 = col(0, T_I8);
+    s2->scan_filter = ex(EXPR_IS_NULL, T_BOOL, 1, &c0);
+    PlanNode *g = node(PLAN_AGG, 1, &T_I8, s2);
+    g->naggs = 1;
+    g->aggs = MEM_NEW(A, AggCall);
+    g->aggs[0] = agg("count", NULL, false);
+    cr_assert_str_eq(run_node(g), "5\n");
+    /* a parameter that is not supplied */
+    Expr *p2 = ex(EXPR_PARAM, T_I8, 0, NULL);
+    p2->index = 1;
+    Value v;
+    EXPECT_ERROR("42P02", exec_eval_scalar(p2, params, 1, A, &v));
+    exec_eval_scalar(p1, params, 1, A, &v);
+    cr_assert_eq(v.u.i64, 3997);
+}

@@ -242,6 +242,34 @@ Test(funcs, int_overflow)
                  "22003", "bigint out of range");
 }
 
+Test(funcs, overflow_full_batch_every_shape)
+{
+    /* the error is found by the vectorised dense loops of each shape */
+    Vector *a = vnew(TYPE_INT8, -1), *c = vnew(TYPE_INT8, -1);
+    for (int i = 0; i < VEC_CAPACITY; i++) I64(a)[i] = i;
+    I64(a)[2000] = INT64_MAX;
+    c->is_const = true;
+    I64(c)[0] = 1;
+    const FuncDesc *f = find("+", 2, TYPE_INT8, TYPE_INT8);
+    Vector *r = run_func(f, 2, (Vector *[]){a, c}, NULL, 2000);
+    cr_assert_eq(I64(r)[1999], 2000);
+    EXPECT_ERROR(run_func(f, 2, (Vector *[]){a, c}, NULL, VEC_CAPACITY), "22003",
+                 "bigint out of range");
+    EXPECT_ERROR(run_func(f, 2, (Vector *[]){c, a}, NULL, VEC_CAPACITY), "22003",
+                 "bigint out of range");
+    EXPECT_ERROR(run_func(f, 2, (Vector *[]){a, a}, NULL, VEC_CAPACITY), "22003",
+                 "bigint out of range");
+    vec_set_null(a, 2000);
+    r = run_func(f, 2, (Vector *[]){a, a}, NULL, VEC_CAPACITY);
+    cr_assert_eq(I64(r)[2047], 4094);
+    Vector *d = vnew(TYPE_FLOAT8, -1);
+    for (int i = 0; i < VEC_CAPACITY; i++) F64(d)[i] = i;
+    F64(d)[1500] = 1e308;
+    EXPECT_ERROR(run_func(find("*", 2, TYPE_FLOAT8, TYPE_FLOAT8), 2, (Vector *[]){d, d}, NULL,
+                          VEC_CAPACITY),
+                 "22003", "value out of range: overflow");
+}
+
 Test(funcs, int_division)
 {
     Vector *a = vnew(TYPE_INT4, -1), *b = vnew(TYPE_INT4, -1);
@@ -291,6 +319,9 @@ Test(funcs, float_ops)
     F64(b)[0] = 0;
     EXPECT_ERROR(run_func(find("/", 2, TYPE_FLOAT8, TYPE_FLOAT8), 2, (Vector *[]){a, b}, NULL, 1),
                  "22012", "division by zero");
+    F64(a)[0] = NAN;   /* NaN / 0 is NaN in PostgreSQL, not an error */
+    r = run_func(find("/", 2, TYPE_FLOAT8, TYPE_FLOAT8), 2, (Vector *[]){a, b}, NULL, 1);
+    cr_assert(isnan(F64(r)[0]));
     F64(a)[0] = 1e-300, F64(b)[0] = 1e-300;
     EXPECT_ERROR(run_func(find("*", 2, TYPE_FLOAT8, TYPE_FLOAT8), 2, (Vector *[]){a, b}, NULL, 1),
                  "22003", "value out of range: underflow");
@@ -467,6 +498,10 @@ Test(funcs, cast_numeric_int)
     I32(i)[0] = 12345;
     r = run_cast(exec_cast_lookup(TYPE_INT4, TYPE_NUMERIC), SQLTYPE(TYPE_NUMERIC), i, 1);
     cr_assert(numeq(S(r)[0], "12345"));
+    const char *big[] = {"1e39"};
+    EXPECT_ERROR(run_cast(exec_cast_lookup(TYPE_NUMERIC, TYPE_FLOAT4), SQLTYPE(TYPE_FLOAT4),
+                          vnum(1, big), 1),
+                 "22003", "\"1000000000000000000000000000000000000000\" is out of range for type real");
     /* numeric(7,2) typmod applied by the cast */
     r = run_cast(exec_cast_lookup(TYPE_INT4, TYPE_NUMERIC),
                  (SqlType){TYPE_NUMERIC, ((7 << 16) | 2) + 4}, i, 1);
