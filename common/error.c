@@ -7,12 +7,17 @@
  * handler and longjmps to it. See error.h for why longjmp and the rules that
  * keep it safe.
  *
- * "First error wins": once an error has landed at a handler, the handler's
- * catch branch is "handling" it. A raise from that catch branch (cleanup that
- * fails) keeps the original error text, so the outer handler reports the
- * cause, not the symptom. Handling ends when a new protected region starts
- * (err_push), one finishes (err_pop), or err_clear() is called; an error of
- * higher severity (FATAL over ERROR) always replaces.
+ * "First error wins", made safe: once an error has landed at a handler,
+ * the catch branch is handling it until a new protected region starts
+ * (err_push), one finishes (err_pop), err_clear() is called or it
+ * rethrows. A raise from the catch branch with a LOWER severity than the
+ * error being handled (an ERROR while cleaning up after a FATAL) keeps the
+ * handled error, so a connection-ending error is never downgraded by a
+ * failing cleanup. A raise of equal or higher severity replaces it: we
+ * cannot tell a failing cleanup from code that handled the error, went on,
+ * and hit a new, unrelated error at the same depth — and reporting a stale
+ * error there would be worse (e.g. a planner that tries a cast under
+ * ERR_TRY, falls back, and later raises something else).
  */
 #include "common/error.h"
 
@@ -62,7 +67,7 @@ const ErrorData *err_current(void)
 
 static bool err_keeps_first(ErrSeverity severity)
 {
-    return err_handling && err_depth <= err_handling_depth && severity <= err_slot.severity;
+    return err_handling && err_depth <= err_handling_depth && severity < err_slot.severity;
 }
 
 static ErrorData *err_begin_sev(const char *sqlstate, ErrSeverity severity)

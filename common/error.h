@@ -79,9 +79,11 @@ void err_pop(ErrJmp *jmp);
 
 /* The error being handled (valid in the catch branch until the next raise). */
 const ErrorData *err_current(void);
-/* The recovery point is done with the current error: the next raise fills
- * the slot afresh even from the same handler depth ("first error wins" ends).
- * err_push and err_pop also end it; calling this is optional but explicit. */
+/* The recovery point is done with the current error ("first error wins"
+ * ends; err_push and err_pop also end it). While an error is being handled,
+ * a raise of lower severity keeps it (a failing cleanup never downgrades a
+ * FATAL); equal or higher severity replaces it, so a handled-and-continued
+ * error never masks a later one. */
 void err_clear(void);
 
 /*

@@ -16,6 +16,9 @@
  *    the rounded digits are tried too. 17 digits always read back.
  *  - Subnormals have a wider relative interval: try every precision from 1.
  *  - float4: the same with 6 (FLT_DIG), 7, 8, 9 digits and strtof.
+ *  - A candidate exactly halfway to a neighbour is refused even though
+ *    strtod reads it back (PostgreSQL's Ryu excludes the interval's ends):
+ *    '7e22'::float8 prints 7.0000000000000004e+22, as PostgreSQL does.
  *
  * The digits are then laid out as PostgreSQL's Ryu does: fixed notation
  * when the decimal exponent is in [-4, 15) for float8 and [-4, 6) for
@@ -72,14 +75,49 @@ static void float_join(const char *digits, int ndigits, int exp10, char *out, si
     snprintf(out + k, size - k, "e%d", exp10);
 }
 
+/*
+ * Whether decimal txt lies exactly halfway between v and a neighbour.
+ * PostgreSQL builds Ryu without STRICTLY_SHORTEST, so both ends of the
+ * rounding interval are excluded: 7e22 (exactly halfway, read back to v by
+ * round-half-even) prints as 7.0000000000000004e+22. The halfway point has
+ * one bit more than the type, so it is exact in the next wider type
+ * (long double's 64-bit mantissa for double, double for float).
+ */
+static bool float_is_midpoint(const char *txt, double v, bool is_float4)
+{
+    if (is_float4) {
+        double d = strtod(txt, NULL);
+        float fv = (float)v;
+        float nb;
+        if (d == (double)fv)
+            return false;
+        nb = nextafterf(fv, d > (double)fv ? INFINITY : -INFINITY);
+        return !isinf(nb) && d == ((double)fv + (double)nb) / 2;
+    }
+#if LDBL_MANT_DIG >= 64
+    long double d = strtold(txt, NULL);
+    double nb;
+    if (d == (long double)v)
+        return false;
+    nb = nextafter(v, d > (long double)v ? INFINITY : -INFINITY);
+    return !isinf(nb) && d == ((long double)v + (long double)nb) / 2;
+#else
+    return false;
+#endif
+}
+
 static bool float_reads_back(const char *txt, double v, bool is_float4)
 {
     if (is_float4) {
         float f = strtof(txt, NULL);
-        return memcmp(&f, &(float){(float)v}, sizeof f) == 0;
+        if (memcmp(&f, &(float){(float)v}, sizeof f) != 0)
+            return false;
+    } else {
+        double d = strtod(txt, NULL);
+        if (memcmp(&d, &v, sizeof d) != 0)
+            return false;
     }
-    double d = strtod(txt, NULL);
-    return memcmp(&d, &v, sizeof d) == 0;
+    return !float_is_midpoint(txt, v, is_float4);
 }
 
 /* Add delta (+1/-1) to the last of prec digits, carrying; false if it leaves prec digits. */

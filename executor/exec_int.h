@@ -258,6 +258,10 @@ ExecOp *exec__op_limit(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_distinct(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_insert(ExecQuery *q, const PlanNode *n, bool buffered);
 uint64_t exec__insert_count(const ExecOp *op);
+/* ORDER BY under LIMIT: only the first topn rows will be read. */
+void exec__sort_set_topn(ExecOp *op, int64_t topn);
+/* offset + limit of a LIMIT operator, -1 when it has no limit. */
+int64_t exec__limit_total(const ExecOp *op);
 
 /* Joins: output = left columns of rows pair_l, then right columns of stored rows pair_r. */
 void exec__join_gather(const Batch *in, const uint16_t *pair_l, const ExecColumn *rstore, int rcols,

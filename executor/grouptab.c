@@ -58,6 +58,8 @@ static void gt_reserve(ExecGroupTable *gt, uint32_t n)
         uint32_t *slots = mem_calloc(gt->arena, (size_t)ns, sizeof(uint32_t));
         uint32_t mask = (uint32_t)ns - 1;
         for (uint32_t g = 0; g < gt->ngroups; g++) {
+            if ((g & 0xFFFF) == 0)
+                err_check_interrupts();
             uint32_t s = (uint32_t)gt->ghash[g] & mask;
             while (slots[s])
                 s = (s + 1) & mask;

@@ -11,6 +11,8 @@
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
 
+#include "common/error.h"
+
 typedef struct InsertState {
     StoreTable *target;
     bool buffered;
@@ -59,6 +61,7 @@ static void insert_finalize(ExecOp *op)
     int ncols = st->ncols;
     uint32_t total = ncols > 0 ? st->buf[0].count : 0;
     for (uint32_t pos = 0; pos < total; pos += VEC_CAPACITY) {
+        err_check_interrupts();
         uint32_t n = total - pos < VEC_CAPACITY ? total - pos : VEC_CAPACITY;
         for (int c = 0; c < ncols; c++)
             exec__col_view(&st->buf[c], pos, &st->flat->cols[c]);

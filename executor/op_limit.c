@@ -43,6 +43,14 @@ static ExecOpResult limit_execute(ExecOp *op, Batch *in, Batch **out)
     return EXEC_NEED_INPUT;
 }
 
+int64_t exec__limit_total(const ExecOp *op)
+{
+    const LimitState *st = op->state;
+    if (st->limit_left < 0 || st->offset_left > INT64_MAX - st->limit_left)
+        return -1;
+    return st->offset_left + st->limit_left;
+}
+
 ExecOp *exec__op_limit(ExecQuery *q, const PlanNode *n)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(LimitState));

@@ -6,13 +6,18 @@
  * Ordering follows PostgreSQL: NULLS LAST for ASC and FIRST for DESC unless
  * written; text (and varchar) compared bytewise then by length (the C
  * locale), char(n) ignoring trailing blanks, numeric by value, floats with
- * NaN above every number. The sort is a stable merge sort (insertion sort
- * on runs of 16, then bottom-up merges), so rows equal on every key keep
- * their input order, which matches PostgreSQL wherever ORDER BY is total.
+ * NaN above every number. The sort is a merge sort (insertion sort on runs
+ * of 16, then bottom-up merges) under the keys with ties broken by input
+ * position, so rows equal on every key keep their input order, which
+ * matches PostgreSQL wherever ORDER BY is total.
+ *
+ * Under a LIMIT (ORDER BY ... LIMIT k) only the first offset + k rows are
+ * needed: a quickselect puts them first and only they are sorted, with ties
+ * broken by input position so the result equals the full stable sort's.
  *
  * The comparison switches on the key's physical type per comparison (a
- * branch, not an indirect call); cancel is checked once per merged run of
- * VEC_CAPACITY rows.
+ * branch, not an indirect call); cancel is checked every 2048 rows of the
+ * run sort and every 65536 rows merged.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -23,6 +28,7 @@
 #include "common/numeric.h"
 
 typedef struct SortState {
+    int64_t topn;             /* LIMIT above: only the first topn rows are needed, -1 = all */
     int ncols;
     ExecColumn *cols;
     int nkeys;
@@ -85,11 +91,18 @@ static inline int cmp_rows(const SortState *st, uint32_t a, uint32_t b)
     return 0;
 }
 
+/* Stable order made total: ties broken by input position. */
+static inline int cmp_total(const SortState *st, uint32_t a, uint32_t b)
+{
+    int r = cmp_rows(st, a, b);
+    return r ? r : (a > b) - (a < b);
+}
+
 static void insertion_sort(const SortState *st, uint32_t *p, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++) {
         uint32_t x = p[i], j = i;
-        while (j > 0 && cmp_rows(st, p[j - 1], x) > 0) {
+        while (j > 0 && cmp_total(st, p[j - 1], x) > 0) {
             p[j] = p[j - 1];
             j--;
         }
@@ -100,13 +113,18 @@ static void insertion_sort(const SortState *st, uint32_t *p, uint32_t n)
 static void merge(const SortState *st, const uint32_t *src, uint32_t *dst, uint32_t lo, uint32_t mid, uint32_t hi)
 {
     uint32_t i = lo, j = mid, k = lo;
-    while (i < mid && j < hi)
-        dst[k++] = cmp_rows(st, src[j], src[i]) < 0 ? src[j++] : src[i++];
+    while (i < mid && j < hi) {
+        if ((k & 0xFFFF) == 0)
+            err_check_interrupts();   /* a final merge of 10^8 rows takes seconds */
+        dst[k++] = cmp_total(st, src[j], src[i]) < 0 ? src[j++] : src[i++];
+    }
     while (i < mid)
         dst[k++] = src[i++];
     while (j < hi)
         dst[k++] = src[j++];
 }
+
+static void select_first_k(const SortState *st, uint32_t *p, uint32_t n, uint32_t k);
 
 static void sort_perm(SortState *st, MemArena *arena)
 {
@@ -114,6 +132,12 @@ static void sort_perm(SortState *st, MemArena *arena)
     uint32_t *a = mem_alloc(arena, (size_t)n * sizeof(uint32_t) + 1);
     for (uint32_t i = 0; i < n; i++)
         a[i] = i;
+    if (st->topn >= 0 && (uint64_t)st->topn < n) {
+        if (st->topn > 0)
+            select_first_k(st, a, n, (uint32_t)st->topn);
+        n = (uint32_t)st->topn;
+        st->nrows = n;      /* rows past the top n are never emitted */
+    }
     const uint32_t run = 16;
     for (uint32_t lo = 0; lo < n; lo += run) {
         if ((lo & (VEC_CAPACITY - 1)) == 0)
@@ -133,6 +157,53 @@ static void sort_perm(SortState *st, MemArena *arena)
         b = t;
     }
     st->perm = a;
+}
+
+static inline void swap_u32(uint32_t *p, uint32_t i, uint32_t j)
+{
+    uint32_t t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+}
+
+/*
+ * Top-N (ORDER BY ... LIMIT k): quickselect under the total order so that
+ * p[0..k) hold the k first rows of the stable sort, in some order; the
+ * caller then sorts only those. Median-of-three pivots; cancel checked
+ * every 65536 comparisons.
+ */
+static void select_first_k(const SortState *st, uint32_t *p, uint32_t n, uint32_t k)
+{
+    uint32_t lo = 0, hi = n;
+    uint64_t work = 0;
+    while (hi - lo > 16) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_total(st, p[mid], p[lo]) < 0) swap_u32(p, mid, lo);
+        if (cmp_total(st, p[hi - 1], p[lo]) < 0) swap_u32(p, hi - 1, lo);
+        if (cmp_total(st, p[hi - 1], p[mid]) < 0) swap_u32(p, hi - 1, mid);
+        swap_u32(p, mid, hi - 1);            /* pivot (the median) at the end */
+        uint32_t pivot = p[hi - 1], store = lo;
+        for (uint32_t i = lo; i < hi - 1; i++) {
+            if ((++work & 0xFFFF) == 0)
+                err_check_interrupts();
+            if (cmp_total(st, p[i], pivot) < 0)
+                swap_u32(p, i, store++);
+        }
+        swap_u32(p, store, hi - 1);
+        if (k <= store)
+            hi = store;
+        else if (k == store + 1)
+            return;
+        else
+            lo = store + 1;
+    }
+    /* the boundary k lies in a short unpartitioned range: order it */
+    insertion_sort(st, p + lo, hi - lo);
+}
+
+void exec__sort_set_topn(ExecOp *op, int64_t topn)
+{
+    ((SortState *)op->state)->topn = topn;
 }
 
 static void sort_sink(ExecOp *op, Batch *in)
@@ -178,6 +249,7 @@ ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n)
     st->cols = MEM_NEW_ARRAY(q->arena, ExecColumn, n->ncols > 0 ? n->ncols : 1);
     for (int c = 0; c < n->ncols; c++)
         exec__col_init(&st->cols[c], n->col_types[c], q->arena, 1024);
+    st->topn = -1;
     st->nkeys = n->nsort;
     st->keys = n->sort_keys;
     for (int k = 0; k < n->nsort; k++)

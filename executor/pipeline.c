@@ -125,6 +125,9 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
            : n->kind == PLAN_PROJECT ? exec__op_project(q, n)
            : n->kind == PLAN_LIMIT ? exec__op_limit(q, n)
            : exec__op_distinct(q, n);
+        /* ORDER BY ... LIMIT: the sort right below needs only offset + limit rows */
+        if (n->kind == PLAN_LIMIT && n->left->kind == PLAN_SORT && cur->nops == 0)
+            exec__sort_set_topn(cur->source, exec__limit_total(op));
         pipe_push(cur, op);
         break;
     case PLAN_HASH_JOIN: case PLAN_NESTED_LOOP:

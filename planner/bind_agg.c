@@ -11,6 +11,7 @@
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Types tried, in order, when no aggregate takes the argument's type as is. */
@@ -77,7 +78,15 @@ Expr *plan__bind_agg(Binder *b, const FuncCall *fc)
     } else {
         int nargs = list_len(fc->args);
         if (nargs != 1) {
-            const char *sig = nargs == 0 ? "" : "...";
+            char sig[512] = "";
+            size_t len = 0;
+            b->in_agg = true;
+            for (int i = 0; i < nargs && len < sizeof sig; i++) {
+                Expr *a = plan__bind_expr(b, list_nth(fc->args, i));
+                len += (size_t)snprintf(sig + len, sizeof sig - len, "%s%s", i ? ", " : "",
+                                        plan__type_name(b, SQLTYPE(a->type.oid)));
+            }
+            b->in_agg = false;
             plan__error_hint(b, ERRCODE_UNDEFINED_FUNCTION, loc,
                              "No function matches the given name and argument types. You might need to add explicit type casts.",
                              "function %s(%s) does not exist", name, sig);

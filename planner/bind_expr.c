@@ -13,6 +13,8 @@
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/numeric.h"
 #include "storage/storage.h"
@@ -21,13 +23,26 @@ static Expr *bind_const(Binder *b, const A_Const *c)
 {
     Value v = {.is_null = false};
     int loc = c->node.location;
-    switch (c->kind) {
+    ConstKind kind = c->kind;
+    int64_t ival = c->ival;
+    if (kind == CONST_NUMERIC && c->text) {
+        /* PostgreSQL's make_const: an oversize integer that still fits int64
+         * after folding a minus sign (-9223372036854775808) is int8 */
+        char *end;
+        errno = 0;
+        long long v = strtoll(c->text, &end, 10);
+        if (errno == 0 && end != c->text && *end == '\0') {
+            kind = CONST_INTEGER;
+            ival = v;
+        }
+    }
+    switch (kind) {
     case CONST_INTEGER:
-        if (c->ival >= INT32_MIN && c->ival <= INT32_MAX) {
-            v.u.i32 = (int32_t)c->ival;
+        if (ival >= INT32_MIN && ival <= INT32_MAX) {
+            v.u.i32 = (int32_t)ival;
             return plan__make_const(b->arena, SQLTYPE(TYPE_INT4), v, loc);
         }
-        v.u.i64 = c->ival;
+        v.u.i64 = ival;
         return plan__make_const(b->arena, SQLTYPE(TYPE_INT8), v, loc);
     case CONST_NUMERIC:
         v.u.str = numeric_in(c->text, strlen(c->text), TYPMOD_NONE, b->arena);
@@ -48,7 +63,7 @@ static Expr *bind_const(Binder *b, const A_Const *c)
 static Expr *bind_param(Binder *b, const ParamRef *p)
 {
     int loc = p->node.location;
-    if (p->number < 1 || p->number > 65535)
+    if (p->number < 1 || p->number > 65535 || (b->params_fixed && p->number > b->ctx->nparams))
         plan__error_at(b, ERRCODE_UNDEFINED_PARAMETER, loc, "there is no parameter $%d", p->number);
     int idx = p->number - 1;
     if (idx >= b->param_cap) {
@@ -188,11 +203,12 @@ static Expr *bind_aexpr(Binder *b, const A_Expr *a)
     case AEXPR_OP:
     case AEXPR_LIKE:
     case AEXPR_ILIKE: {
-        if (a->escape)
-            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, a->escape->location,
-                           "LIKE ... ESCAPE is not supported yet");
         Expr *l = a->lexpr ? plan__bind_expr(b, a->lexpr) : NULL;
         Expr *r = plan__bind_expr(b, a->rexpr);
+        if (a->escape) { /* x LIKE p ESCAPE e = x ~~ like_escape(p, e), as PostgreSQL */
+            Expr *args[2] = {r, plan__bind_expr(b, a->escape)};
+            r = plan__make_func(b, "like_escape", args, 2, a->escape->location);
+        }
         return plan__make_op(b, a->name, l, r, loc);
     }
     case AEXPR_IN:
@@ -321,27 +337,34 @@ static Expr *bind_nullif(Binder *b, Expr **args, int loc)
     return plan__fold(b, e);
 }
 
-/* GREATEST/LEAST: NULLs ignored, as PostgreSQL's MinMaxExpr. */
+/*
+ * GREATEST/LEAST, NULLs ignored as PostgreSQL's MinMaxExpr:
+ *   CASE WHEN x1 IS NOT NULL AND (x1 >= x2 OR x2 IS NULL) AND ... THEN x1
+ *        WHEN x2 IS NOT NULL AND ... THEN x2 ... END
+ * (quadratic in the argument count, which is at most 16, never exponential).
+ */
 static Expr *bind_minmax(Binder *b, Expr **args, int n, bool greatest, int loc)
 {
     const char *what = greatest ? "GREATEST" : "LEAST";
     SqlType t = plan__common_type(b, args, n, what);
     plan__coerce_all(b, args, n, t, what);
-    Expr *acc = args[0];
-    for (int i = 1; i < n; i++) {
-        Expr *x = args[i];
-        Expr *e = plan__make_expr(b->arena, EXPR_CASE, t, loc, 7);
-        e->args[0] = null_test(b, x, true, loc);
-        e->args[1] = acc;
-        e->args[2] = null_test(b, acc, true, loc);
-        e->args[3] = x;
-        e->args[4] = plan__make_op(b, greatest ? ">=" : "<=", acc, x, loc);
-        e->args[5] = acc;
-        e->args[6] = x;
-        e->has_else = true;
-        acc = plan__fold(b, e);
+    Value null = {.is_null = true};
+    Expr *e = plan__make_expr(b->arena, EXPR_CASE, t, loc, 2 * n + 1);
+    for (int i = 0; i < n; i++) {
+        Expr *cond = plan__make_expr(b->arena, EXPR_AND, SQLTYPE(TYPE_BOOL), loc, n);
+        cond->args[0] = null_test(b, args[i], false, loc);
+        for (int j = 0, k = 1; j < n; j++) {
+            if (j == i)
+                continue;
+            Expr *cmp = plan__make_op(b, greatest ? ">=" : "<=", args[i], args[j], loc);
+            cond->args[k++] = make_bool_op(b, EXPR_OR, cmp, null_test(b, args[j], true, loc), loc);
+        }
+        e->args[2 * i] = plan__fold(b, cond);
+        e->args[2 * i + 1] = args[i];
     }
-    return acc;
+    e->args[2 * n] = plan__make_const(b->arena, t, null, loc);
+    e->has_else = true;
+    return plan__fold(b, e);
 }
 
 static Expr *bind_func(Binder *b, const FuncCall *fc)

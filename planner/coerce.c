@@ -68,6 +68,19 @@ static _Noreturn void rethrow_with_position(const Binder *b, int location)
     err_throw();
 }
 
+/* type_input, with the literal's position added to its errors. A function
+ * of its own so no local is live across the setjmp. */
+static void input_at(Binder *b, SqlType t, StrRef s, int location, Value *out)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        type_input(t, s.ptr, s.len, b->arena, out);
+        err_pop(&jmp);
+    } else {
+        rethrow_with_position(b, location);
+    }
+}
+
 /* An unknown literal as a constant of the target type (input function). */
 static Expr *const_input(Binder *b, const Expr *e, SqlType target, bool is_explicit)
 {
@@ -82,13 +95,7 @@ static Expr *const_input(Binder *b, const Expr *e, SqlType target, bool is_expli
     SqlType base = target;
     if (typmod_later)
         base.typmod = TYPMOD_NONE;
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        type_input(base, e->value.u.str.ptr, e->value.u.str.len, b->arena, &v);
-        err_pop(&jmp);
-    } else {
-        rethrow_with_position(b, e->location);
-    }
+    input_at(b, base, e->value.u.str, e->location, &v);
     if (typmod_later && target.oid == TYPE_NUMERIC)
         v.u.str = numeric_apply_typmod(v.u.str, target.typmod, b->arena);
     else if (typmod_later) /* CAST('abcdef' AS varchar(3)) truncates, as PostgreSQL */
@@ -183,35 +190,27 @@ SqlType plan__common_type(Binder *b, Expr **exprs, int n, const char *context)
         }
     if (first < 0)
         return SQLTYPE(TYPE_TEXT);
-    SqlType p = exprs[first]->type;
-    bool same_typmod = true;
+    SqlType p = SQLTYPE(exprs[first]->type.oid);
     for (int i = first + 1; i < n; i++) {
-        SqlType t = exprs[i]->type;
-        if (t.oid == TYPE_UNKNOWN)
+        uint32_t t = exprs[i]->type.oid;
+        if (t == TYPE_UNKNOWN || t == p.oid)
             continue;
-        if (t.oid == p.oid) {
-            same_typmod &= t.typmod == p.typmod;
-            continue;
-        }
-        if (plan__type_category(t.oid) != plan__type_category(p.oid)) {
+        if (plan__type_category(t) != plan__type_category(p.oid)) {
             if (!context)
                 return SQLTYPE(TYPE_INVALID);
             plan__error_at(b, ERRCODE_DATATYPE_MISMATCH, exprs[i]->location,
                            "%s types %s and %s cannot be matched", context,
-                           plan__type_name(b, SQLTYPE(p.oid)), plan__type_name(b, SQLTYPE(t.oid)));
+                           plan__type_name(b, p), plan__type_name(b, SQLTYPE(t)));
         }
-        if (!plan__type_preferred(p.oid) && plan__can_coerce(p.oid, t.oid, CAST_IMPLICIT) &&
-            !plan__can_coerce(t.oid, p.oid, CAST_IMPLICIT)) {
-            p = t;
-            same_typmod = true;
-            for (int j = first; j < i; j++)
-                same_typmod &= exprs[j]->type.oid == TYPE_UNKNOWN || exprs[j]->type.typmod == t.typmod;
-        } else {
-            same_typmod = false;
-        }
+        if (!plan__type_preferred(p.oid) && plan__can_coerce(p.oid, t, CAST_IMPLICIT) &&
+            !plan__can_coerce(t, p.oid, CAST_IMPLICIT))
+            p = SQLTYPE(t);
     }
-    if (!same_typmod)
-        p.typmod = TYPMOD_NONE;
+    /* select_common_typmod: kept only when every input has that type and typmod */
+    p.typmod = exprs[0]->type.typmod;
+    for (int i = 0; i < n; i++)
+        if (exprs[i]->type.oid != p.oid || exprs[i]->type.typmod != p.typmod)
+            p.typmod = TYPMOD_NONE;
     return p;
 }
 

@@ -221,6 +221,7 @@ char *plan__deparse(MemArena *a, const Expr *e, const char *const *colnames)
 typedef struct Explainer {
     Binder *b;
     List *lines;
+    const StoreTable *insert_target;  /* INSERT's table: a scan of it gets alias "<t>_1" */
 } Explainer;
 
 static void line(Explainer *x, int indent, const char *arrow, const char *fmt, const char *text)
@@ -252,6 +253,8 @@ static const char *scan_title(Explainer *x, const PlanNode *n)
         const RangeEntry *r = b->rtes[i];
         if (strcmp(r->refname, r->relname) != 0)
             return mem_printf(b->arena, "Seq Scan on %s %s", r->relname, r->refname);
+        if (n->table == x->insert_target) /* PostgreSQL's unique alias for a second use */
+            return mem_printf(b->arena, "Seq Scan on %s %s_1", r->relname, r->relname);
         return mem_printf(b->arena, "Seq Scan on %s", r->relname);
     }
     return mem_printf(b->arena, "Seq Scan on %s", store_table_name(n->table));
@@ -402,6 +405,7 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         child(x, n->left, at);
         return;
     case PLAN_INSERT:
+        x->insert_target = n->target;
         line(x, pre, arrow, "Insert on ", store_table_name(n->target));
         child(x, n->left, at);
         return;
@@ -410,7 +414,7 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
 
 List *plan__explain(Binder *b, const Plan *plan)
 {
-    Explainer x = {b, NULL};
+    Explainer x = {b, NULL, NULL};
     node(&x, plan->root, 0, false);
     return x.lines;
 }

@@ -68,6 +68,8 @@ static Expr *fold_bool_op(Binder *b, Expr *e, bool want)
 
 Expr *plan__fold(Binder *b, Expr *e)
 {
+    if (b->no_fold)
+        return e;
     switch (e->kind) {
     case EXPR_FUNC:
         if (e->func->flags & (FUNC_VOLATILE | FUNC_STABLE))

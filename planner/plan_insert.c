@@ -158,7 +158,15 @@ static PlanNode *select_source(Binder *b, const InsertStmt *s, StoreTable *t, co
     int extra = -1;
     if (r.ncols > it->n) {
         const List *tl = s->select_stmt->target_list;
-        extra = it->n < list_len(tl) ? ((const Node *)list_nth(tl, it->n))->location : -1;
+        if (list_len(tl) == r.ncols) {
+            extra = ((const ResTarget *)list_nth(tl, it->n))->val->location;
+        } else { /* a * expanded: point at it */
+            for (int i = 0; i < list_len(tl) && extra < 0; i++) {
+                const ResTarget *rt = list_nth(tl, i);
+                if (IS_A(rt->val, ColumnRef) && ((const ColumnRef *)rt->val)->star)
+                    extra = rt->val->location;
+            }
+        }
     }
     check_count(b, s, it, r.ncols, extra);
     Expr **vals = MEM_NEW_ARRAY(b->arena, Expr *, r.ncols + 1);

@@ -29,12 +29,18 @@ static Plan *utility_plan(Binder *b, UtilityKind kind, const char *command, Util
 static void check_default(Binder *b, const ColumnSpec *col, const Constraint *c)
 {
     b->agg_forbidden = "DEFAULT expressions";
+    b->no_fold = true;
     Expr *e = plan__bind_expr(b, c->raw_expr);
     b->agg_forbidden = NULL;
     if (plan__expr_has_vars(e))
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, c->raw_expr->location,
                        "cannot use column reference in DEFAULT expression");
-    if (!plan__coerce(b, e, col->type, CAST_ASSIGNMENT))
+    /* an unknown literal is converted now (22P02 at CREATE, as PostgreSQL);
+     * anything else is only checked for an assignment cast */
+    bool ok = e->type.oid == TYPE_UNKNOWN ? plan__coerce(b, e, col->type, CAST_ASSIGNMENT) != NULL
+                                          : plan__can_coerce(e->type.oid, col->type.oid, CAST_ASSIGNMENT);
+    b->no_fold = false;
+    if (!ok)
         plan__error_hint(b, ERRCODE_DATATYPE_MISMATCH, -1,
                          "You will need to rewrite or cast the expression.",
                          "column \"%s\" is of type %s but default expression is of type %s", col->name,

@@ -142,20 +142,35 @@ static Plan *plan_explain(Binder *b, const ExplainStmt *ex)
     return p;
 }
 
+static Plan *plan_with(Binder *b, const RawStmt *stmt);
+
 Plan *plan_statement(const PlanContext *ctx, const RawStmt *stmt)
 {
     Binder b;
     plan__binder_init(&b, ctx);
+    return plan_with(&b, stmt);
+}
+
+Plan *plan_statement_fixed_params(const PlanContext *ctx, const RawStmt *stmt)
+{
+    Binder b;
+    plan__binder_init(&b, ctx);
+    b.params_fixed = true;
+    return plan_with(&b, stmt);
+}
+
+static Plan *plan_with(Binder *b, const RawStmt *stmt)
+{
     const Node *n = stmt->stmt;
     Plan *p;
     if (IS_A(n, SelectStmt))
-        p = plan_query(&b, (const SelectStmt *)n);
+        p = plan_query(b, (const SelectStmt *)n);
     else if (IS_A(n, InsertStmt))
-        p = plan__plan_insert(&b, (const InsertStmt *)n);
+        p = plan__plan_insert(b, (const InsertStmt *)n);
     else if (IS_A(n, ExplainStmt))
-        return plan_explain(&b, (const ExplainStmt *)n);
+        return plan_explain(b, (const ExplainStmt *)n);
     else
-        p = plan__plan_utility(&b, stmt, n);
-    plan__finish_params(&b, p);
+        p = plan__plan_utility(b, stmt, n);
+    plan__finish_params(b, p);
     return p;
 }

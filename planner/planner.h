@@ -30,4 +30,14 @@ typedef struct PlanContext {
 /* Raises 42P01, 42703, 42702, 42883, 42804, 42601 ... with positions. */
 Plan *plan_statement(const PlanContext *ctx, const RawStmt *stmt);
 
+/* ---- additions (planner engineer) ---- */
+
+/*
+ * As plan_statement, but the parameters are exactly ctx->nparams with the
+ * given types (PostgreSQL's fixed-parameter analysis, used for the simple
+ * Query protocol with nparams 0): a $n beyond them raises 42P02 "there is
+ * no parameter $n" with its position, and none is inferred.
+ */
+Plan *plan_statement_fixed_params(const PlanContext *ctx, const RawStmt *stmt);
+
 #endif

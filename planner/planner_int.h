@@ -65,6 +65,7 @@ typedef struct Binder {
     int param_cap;
     bool *param_fixed;       /* given by the client */
     Expr **param_nodes;      /* one shared node per $n, so inference reaches every use */
+    bool params_fixed;       /* no $n beyond ctx->nparams (simple Query): 42P02 */
     /* aggregates */
     BoundAgg *aggs;
     int naggs;
@@ -72,6 +73,7 @@ typedef struct Binder {
     const char *agg_forbidden; /* "WHERE", "JOIN conditions", ... NULL = allowed */
     bool in_agg;
     bool explaining;
+    bool no_fold;            /* checking a DEFAULT: PostgreSQL evaluates it only at INSERT */
     PlanNode **scan_nodes;   /* per rte: its PLAN_SCAN (EXPLAIN shows aliases) */
 } Binder;
 

@@ -119,8 +119,11 @@ static bool apply_server_setting(const char *name, const char *value)
 }
 
 /* "name=value" (from -c or --name=value) into the settings list. */
-static void add_setting(char *arg)
+static void add_setting(const char *orig)
 {
+    char *arg = strdup(orig);   /* kept for the process's life; argv stays intact */
+    if (!arg)
+        bad_usage("out of memory at %s", orig);
     char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
         bad_usage("-c %s requires a value", arg);

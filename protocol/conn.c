@@ -195,6 +195,7 @@ static void handle_error(ProtoConn *c, char type)
 {
     static _Thread_local ErrorData e;
     e = *err_current();
+    proto_error_adjust_for_shutdown(&e);
     if (e.severity >= ERR_SEV_FATAL) {
         c->terminate = true;
         if (!c->broken) {
@@ -203,6 +204,7 @@ static void handle_error(ProtoConn *c, char type)
         }
         return;
     }
+    proto_log("ERROR", "%s", e.message);
     proto_send_error(c, &e);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {

@@ -20,7 +20,6 @@
 #include "protocol/proto_int.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -44,6 +44,18 @@ bool proto_server_shutting_down(void)
     return atomic_load(&shutting_down);
 }
 
+void proto_error_adjust_for_shutdown(ErrorData *e)
+{
+    if (!proto_server_shutting_down() || strcmp(e->sqlstate, ERRCODE_QUERY_CANCELED) != 0)
+        return;
+    ErrorData fatal;
+    memset(&fatal, 0, sizeof fatal);
+    fatal.severity = ERR_SEV_FATAL;
+    memcpy(fatal.sqlstate, ERRCODE_ADMIN_SHUTDOWN, sizeof fatal.sqlstate);
+    snprintf(fatal.message, sizeof fatal.message, "terminating connection due to administrator command");
+    *e = fatal;
+}
+
 void proto_log(const char *level, const char *fmt, ...)
 {
     struct timeval tv;

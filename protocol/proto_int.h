@@ -177,6 +177,9 @@ void proto_conn_set_timeout(ProtoConn *c, int seconds);
 bool proto_conn_has_pending_input(const ProtoConn *c);
 /* True once a fast shutdown began (main.c). */
 bool proto_server_shutting_down(void);
+/* During a fast shutdown a cancelled statement becomes FATAL 57P01
+ * "terminating connection due to administrator command" (in place). */
+void proto_error_adjust_for_shutdown(ErrorData *e);
 /* A connection thread ended (listener.c keeps the count). */
 void proto_listener_conn_ended(void);
 /* Start listening on every configured address; false (logged) on failure. */

@@ -71,25 +71,30 @@ static void run_query(ProtoConn *c, QueryState *qs, const char *sql)
     exec_session_sync(c->session->exec);
 }
 
-/* After an error: report it, clean up, abort the transaction. */
-static void query_failed(ProtoConn *c, QueryState *qs)
+/* After an error: clean up the statement, abort the transaction and
+ * report it. Returns true when the error is FATAL (copied into e): the
+ * caller rethrows it after its own cleanup and the connection closes. */
+static bool query_failed(ProtoConn *c, QueryState *qs, const char *sql, ErrorData *e)
 {
-    static _Thread_local ErrorData e;
-    e = *err_current();
-    if (e.severity >= ERR_SEV_FATAL)
-        err_rethrow();   /* the connection loop sends it and closes */
-    proto_send_error(c, &e);
+    *e = *err_current();
+    proto_error_adjust_for_shutdown(e);
+    volatile bool fatal = e->severity >= ERR_SEV_FATAL;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         close_statement(qs);
-        exec_session_abort(c->session->exec);
+        if (!fatal)
+            exec_session_abort(c->session->exec);
         err_pop(&jmp);
-    } else {
-        ErrorData *f = err_begin(ERRCODE_INTERNAL_ERROR);
-        f->severity = ERR_SEV_FATAL;
-        err_message(f, "could not abort the transaction");
-        err_throw();
+    } else if (!fatal) {
+        e->severity = ERR_SEV_FATAL;   /* cannot clean up: give up the connection */
+        fatal = true;
     }
+    if (!fatal) {
+        proto_log("ERROR", "%s", e->message);
+        proto_log("STATEMENT", "%s", sql);
+        proto_send_error(c, e);
+    }
+    return fatal;
 }
 
 void proto_simple_query(ProtoConn *c, ProtoMsg *m)
@@ -101,14 +106,21 @@ void proto_simple_query(ProtoConn *c, ProtoMsg *m)
     proto_portal_drop(s, "");
     proto_stmt_drop(s, "");
     QueryState qs = {NULL, NULL, NULL};
+    static _Thread_local ErrorData e;
+    bool fatal = false;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         run_query(c, &qs, sql);
         err_pop(&jmp);
     } else {
-        query_failed(c, &qs);
+        fatal = query_failed(c, &qs, sql, &e);
     }
     mem_arena_destroy(qs.parse_arena);
+    if (fatal) {
+        ErrorData *f = err_begin(e.sqlstate);
+        *f = e;
+        err_throw();   /* the connection loop sends it and closes */
+    }
     if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
         proto_session_drop_portals(s);
     proto_session_report_params(c, false);

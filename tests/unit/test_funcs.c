@@ -657,6 +657,12 @@ Test(funcs, like_patterns)
     check_like("~~*", "HeLLo", "h_LLO", true);
     check_like("!~~*", "HeLLo", "%xyz%", true);
     check_like("~~", "mississippi", "%iss%ppi", true);
+    /* contains fast path: many false candidates hand over to memmem */
+    check_like("~~", "aaaaaaaaaaaaaaaaaaaaaaaab", "%aab%", true);
+    check_like("~~", "aaaaaaaaaaaaaaaaaaaaaaaac", "%aab%", false);
+    check_like("~~", "xyzab", "%ab%", true);
+    check_like("~~", "ab", "%ab%", true);
+    check_like("~~", "a", "%ab%", false);
     check_like("~~", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "%a%a%a%a%a%a%a%c", false);
 }
 

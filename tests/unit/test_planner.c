@@ -219,6 +219,50 @@ Test(planner, parameters_inferred)
     expect_error("SELECT $2::int", "42P18", "could not determine data type of parameter $1", 0);
 }
 
+Test(planner, simple_query_has_no_parameters)
+{
+    List *stmts = parse_sql(arena, "SELECT 1 + $1");
+    PlanContext ctx = {arena, "SELECT 1 + $1", guc, NULL, 0};
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        plan_statement_fixed_params(&ctx, list_nth(stmts, 0));
+        err_pop(&jmp);
+        cr_assert_fail("$1 accepted without parameters");
+    } else {
+        cr_expect_str_eq(err_current()->sqlstate, "42P02");
+        cr_expect_str_eq(err_current()->message, "there is no parameter $1");
+        cr_expect_eq(err_current()->position, 12);
+    }
+}
+
+Test(planner, special_forms)
+{
+    Plan *p = expect_plan("SELECT coalesce(NULL, 2, 3.5), nullif(1, 2), greatest(1, NULL, 3), least('b', 'a'), "
+                          "'a%' LIKE 'a#%' ESCAPE '#'");
+    cr_assert_eq(p->root->kind, PLAN_VALUES);
+    Expr **row = p->root->rows[0];
+    cr_expect_eq(row[0]->type.oid, TYPE_NUMERIC);
+    cr_assert_eq(row[1]->kind, EXPR_CONST);
+    cr_expect_eq(row[1]->value.u.i32, 1);
+    cr_assert_eq(row[2]->kind, EXPR_CONST);
+    cr_expect_eq(row[2]->value.u.i32, 3);
+    cr_assert_eq(row[3]->kind, EXPR_CONST);
+    cr_expect_eq(row[3]->value.u.str.ptr[0], 'a');
+    cr_assert_eq(row[4]->kind, EXPR_CONST);
+    cr_expect(row[4]->value.u.b);
+    cr_expect_str_eq(p->cols[0].name, "coalesce");
+    cr_expect_str_eq(p->cols[2].name, "greatest");
+}
+
+Test(planner, default_checked_but_not_evaluated)
+{
+    /* PostgreSQL evaluates a DEFAULT at INSERT: 100000 into smallint fails then, not at CREATE */
+    Plan *p = expect_plan("CREATE TABLE w (a smallint DEFAULT 100000)");
+    cr_expect_str_eq(p->utility->columns[0].default_text, "100000");
+    expect_error("CREATE TABLE w (a int DEFAULT true)", "42804",
+                 "column \"a\" is of type integer but default expression is of type boolean", 0);
+}
+
 /* ---- plan shapes ---- */
 
 Test(planner, scan_reads_only_referenced_columns)
