@@ -4,8 +4,8 @@
  *
  * Representation (see types.h): date = int32 days since 2000-01-01;
  * timestamp = int64 microseconds since 2000-01-01 00:00:00. Range as
- * PostgreSQL: dates 4713-01-01 BC .. 5874897-12-31, timestamps
- * 4713-01-01 BC .. 294276-12-31; 'infinity', '-infinity', 'epoch',
+ * PostgreSQL: dates 4714-11-24 BC .. 5874897-12-31, timestamps
+ * 4714-11-24 BC .. 294276-12-31; 'infinity', '-infinity', 'epoch',
  * 'today', 'now' etc. accepted where PostgreSQL accepts them.
  */
 #ifndef STRATA_COMMON_DATETIME_H

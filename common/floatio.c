@@ -144,13 +144,47 @@ static bool float_bump(char *digits, int prec, int *exp10, int delta)
     return true;
 }
 
+/*
+ * The prec-digit rounding of max_txt (the value printed with the most digits
+ * the type needs), as "%.*e" of the value itself would print it. Rounding the
+ * already rounded text again is only ambiguous when its dropped digits are
+ * exactly 5000...: false then, and the caller asks snprintf.
+ */
+static bool float_round_text(const char *max_txt, int prec, char *out, size_t size)
+{
+    char digits[32];
+    int n = 0, exp10, up = 0;
+    const char *p;
+    for (p = max_txt; *p && *p != 'e'; p++)
+        if (isdigit((unsigned char)*p) && n < (int)sizeof digits)
+            digits[n++] = *p;
+    exp10 = atoi(p + 1);
+    if (prec >= n)
+        return false;
+    if (digits[prec] > '5') {
+        up = 1;
+    } else if (digits[prec] == '5') {
+        up = -1;
+        for (int i = prec + 1; i < n; i++)
+            if (digits[i] != '0')
+                up = 1;
+        if (up < 0)
+            return false;
+    }
+    if (up)
+        float_bump(digits, prec, &exp10, +1);
+    float_join(digits, prec, exp10, out, size);
+    return true;
+}
+
 /* Try prec significant digits (with neighbours when check_neighbours). */
 static bool float_try_prec(double v, int prec, bool is_float4, bool check_neighbours,
-                           FloatDigits *fd)
+                           const char *max_txt, FloatDigits *fd)
 {
     char txt[64], cand[48];
     double av = fabs(v);
-    snprintf(txt, sizeof txt, "%.*e", prec - 1, av);
+    if (max_txt == NULL || !float_round_text(max_txt, prec, txt, sizeof txt))
+        snprintf(txt, sizeof txt, "%.*e", prec - 1, av);
     if (float_reads_back(txt, av, is_float4)) {
         float_split(txt, fd);
         return true;
@@ -176,22 +210,29 @@ static bool float_try_prec(double v, int prec, bool is_float4, bool check_neighb
     return false;
 }
 
-/* Shortest round-trip digits of a finite non-zero value. */
+/*
+ * Shortest round-trip digits of a finite non-zero value. Normal values print
+ * once with the type's maximum digits (17 / 9) and derive the shorter
+ * candidates from that text; the maximum-digit text itself always reads back
+ * and is never a halfway point (its error is below half an ulp).
+ */
 static void float_shortest(double v, bool is_float4, FloatDigits *fd)
 {
     int base = is_float4 ? FLT_DIG : DBL_DIG;
     int max = is_float4 ? 9 : 17;
     bool subnormal = is_float4 ? fabs(v) < FLT_MIN : fabs(v) < DBL_MIN;
-    int start = subnormal ? 1 : base;
-    for (int prec = start; prec < max; prec++)
-        if (float_try_prec(v, prec, is_float4, prec > base || subnormal, fd))
-            return;
-    float_try_prec(v, max, is_float4, false, fd);
-    if (fd->ndigits == 0) { /* cannot happen: max digits always read back */
-        char txt[64];
-        snprintf(txt, sizeof txt, "%.*e", max - 1, fabs(v));
-        float_split(txt, fd);
+    char max_txt[64];
+    if (subnormal) {
+        for (int prec = 1; prec < max; prec++)
+            if (float_try_prec(v, prec, is_float4, true, NULL, fd))
+                return;
     }
+    snprintf(max_txt, sizeof max_txt, "%.*e", max - 1, fabs(v));
+    if (!subnormal)
+        for (int prec = base; prec < max; prec++)
+            if (float_try_prec(v, prec, is_float4, prec > base, max_txt, fd))
+                return;
+    float_split(max_txt, fd);
 }
 
 /* Lay digits out as PostgreSQL's Ryu to_chars: fixed in [-4, fixed_max), else exponent. */

@@ -49,7 +49,7 @@ typedef struct GucDef {
     bool no_show_all;          /* hidden from SHOW ALL, as PostgreSQL */
     int min, max;              /* GUC_INT */
     GucUnit unit;              /* GUC_INT */
-    const char *enums;         /* GUC_ENUM: comma-separated canonical values */
+    const char *enums;         /* GUC_ENUM: comma-separated canonical values; ~ = hidden from hints */
     GucCheck check;            /* GUC_STRING: canonicalise or NULL = invalid */
     const char *desc;
 } GucDef;
@@ -69,7 +69,7 @@ static const GucDef guc_defs[] = {
     I("block_size", GUC_CHG_INTERNAL, "8192", 8192, 8192, GUC_UNIT_NONE, "Shows the size of a disk block."),
     E("bytea_output", GUC_CHG_USER, "hex", "escape,hex", "Sets the output format for bytea."),
     S("client_encoding", GUC_CHG_USER, "UTF8", true, guc_check_encoding, "Sets the client's character set encoding."),
-    E("client_min_messages", GUC_CHG_USER, "notice", "debug5,debug4,debug3,debug2,debug1,log,notice,warning,error", "Sets the message levels that are sent to the client."),
+    E("client_min_messages", GUC_CHG_USER, "notice", "debug5,debug4,debug3,debug2,debug1,log,notice,warning,error,~info", "Sets the message levels that are sent to the client."),
     S("DateStyle", GUC_CHG_USER, "ISO, MDY", true, guc_check_datestyle, "Sets the display format for date and time values."),
     E("default_transaction_isolation", GUC_CHG_USER, "read committed", "serializable,repeatable read,read committed,read uncommitted", "Sets the transaction isolation level of each new transaction."),
     B("default_transaction_read_only", GUC_CHG_USER, "off", true, "Sets the default read-only status of new transactions."),
@@ -277,23 +277,16 @@ static const char *guc_canon_enum(const GucDef *d, const char *v, char *buf, siz
     while (*p) {
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (strlen(v) == n && strncasecmp(v, p, n) == 0) {
-            snprintf(buf, size, "%.*s", (int)n, p);
+        const char *word = p[0] == '~' ? p + 1 : p; /* hidden values still match */
+        size_t wn = p[0] == '~' ? n - 1 : n;
+        if (strlen(v) == wn && strncasecmp(v, word, wn) == 0) {
+            snprintf(buf, size, "%.*s", (int)wn, word);
             return buf;
         }
+        if (p[0] != '~')
+            snprintf(hint + strlen(hint), sizeof hint - strlen(hint), "%s%.*s",
+                     p == d->enums ? "" : ", ", (int)n, p);
         p += n + (comma ? 1 : 0);
-    }
-    for (p = d->enums; *p; p++) {
-        size_t k = strlen(hint);
-        if (k + 3 >= sizeof hint)
-            break;
-        if (*p == ',') {
-            hint[k++] = ',';
-            hint[k++] = ' ';
-        } else {
-            hint[k++] = *p;
-        }
-        hint[k] = '\0';
     }
     strncat(hint, ".", sizeof hint - strlen(hint) - 1);
     guc_invalid(d, v, hint);

@@ -12,8 +12,9 @@
  * selection; they never move data.
  *
  * Memory: vectors point at buffers allocated once when an operator starts
- * (vec_init) and reused for every batch; storage may point data straight
- * at its own arrays (zero copy) and then sets owns_data = false.
+ * (vec_init) and reused for every batch; storage may point data (and
+ * validity) straight at its own arrays (zero copy): writers then go through
+ * vec_set_value/vec_set_null, which copy the bitmap into validity_buf first.
  */
 #ifndef STRATA_COMMON_VECTOR_H
 #define STRATA_COMMON_VECTOR_H

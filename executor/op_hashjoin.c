@@ -180,7 +180,11 @@ static ExecOpResult hj_execute(ExecOp *op, Batch *in, Batch **out)
     HashJoinState *st = op->state;
     *out = st->out;
     st->out->count = 0;
-    if (st->nbuild == 0 || in->count == 0)
+    if (st->nbuild == 0) {
+        op->pipe->stop = true;   /* an empty build side matches nothing: stop the probe scan */
+        return EXEC_NEED_INPUT;
+    }
+    if (in->count == 0)
         return EXEC_NEED_INPUT;
     if (!st->started)
         hj_start(st, in);

@@ -11,7 +11,8 @@
  *
  * Scans read only the columns some expression references (a table none of
  * whose columns is referenced still reads its first column, so row counts
- * flow). Build side = right child, i.e. the table joined later.
+ * flow). Build side = right child: the table joined later, unless it is
+ * much larger (by committed row count) than what it is joined to.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -99,6 +100,7 @@ static PlanNode *plan_scan(Binder *b, int r, Conjunct *cj, int ncj, int **layout
     }
     PlanNode *n = plan__new_node(b->arena, PLAN_SCAN, nused);
     n->table = re->table;
+    n->est_rows = (double)store_table_row_count(re->table, NULL); /* committed rows: an estimate */
     n->scan_cols = MEM_NEW_ARRAY(b->arena, int, nused > 0 ? nused : 1);
     int *layout = MEM_NEW_ARRAY(b->arena, int, nused > 0 ? nused : 1);
     for (int i = 0, k = 0; i < re->ncols; i++) {
@@ -156,8 +158,23 @@ typedef struct JoinSide {
     uint64_t rtes;
 } JoinSide;
 
-static PlanNode *make_join(Binder *b, JoinSide *L, JoinSide *R, Conjunct *cj, int ncj)
+/*
+ * Build the hash table on the smaller input: swap the sides when the right
+ * one (the table joined next) is much larger than everything joined so far.
+ * Conservative thresholds, since the only statistic is the committed row
+ * count: small inputs keep FROM order.
+ */
+static bool swap_sides(const JoinSide *L, const JoinSide *R)
 {
+    return R->node->est_rows > 4 * L->node->est_rows && R->node->est_rows > 10000;
+}
+
+static PlanNode *make_join(Binder *b, JoinSide *acc, JoinSide *next, Conjunct *cj, int ncj)
+{
+    JoinSide sides[2] = {*acc, *next};
+    bool swap = swap_sides(acc, next);
+    JoinSide *L = &sides[swap ? 1 : 0];
+    JoinSide *R = &sides[swap ? 0 : 1];
     int n = L->n + R->n;
     int *layout = MEM_NEW_ARRAY(b->arena, int, n);
     memcpy(layout, L->layout, sizeof(int) * (size_t)L->n);
@@ -202,10 +219,11 @@ static PlanNode *make_join(Binder *b, JoinSide *L, JoinSide *R, Conjunct *cj, in
     j->left_keys = lkeys;
     j->right_keys = rkeys;
     j->join_filter = and_of(b, resid, nresid);
-    L->node = j;
-    L->layout = layout;
-    L->n = n;
-    L->rtes = both;
+    j->est_rows = L->node->est_rows > R->node->est_rows ? L->node->est_rows : R->node->est_rows;
+    acc->node = j;
+    acc->layout = layout;
+    acc->n = n;
+    acc->rtes = both;
     return j;
 }
 

@@ -155,8 +155,20 @@ char proto_conn_read_message(ProtoConn *c, bool in_auth)
     if (len < 4 || len - 4 > limit)
         err_raise_fatal(ERRCODE_PROTOCOL_VIOLATION, "invalid message length");
     len -= 4;
+    /* Don't keep a huge buffer alive for an idle session. */
+    if (c->msg.cap > PROTO_MSG_KEEP_BYTES && len < PROTO_MSG_KEEP_BYTES) {
+        strbuf_free(&c->msg);
+        strbuf_init(&c->msg);
+    }
     strbuf_reset(&c->msg);
-    strbuf_reserve(&c->msg, len + 1);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        strbuf_reserve(&c->msg, len + 1);
+        err_pop(&jmp);
+    } else {
+        /* the body can't be skipped reliably: the stream is lost */
+        err_raise_fatal(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
     proto_conn_read(c, c->msg.data, len);
     c->msg.len = len;
     c->msg.data[len] = '\0';

@@ -13,6 +13,7 @@
  *   auth.c         password, md5 and SCRAM-SHA-256 exchanges
  *   scram.c        SCRAM-SHA-256 server side (RFC 5802/7677)
  *   tls.c          OpenSSL context and handshake
+ *   session.c      session state: settings, statements, portals, ParameterStatus
  *   simple_query.c the Query message
  *   extended.c     Parse/Bind/Describe/Execute/Close/Sync/Flush
  *   results.c      RowDescription/DataRow/CommandComplete/ErrorResponse encoding
@@ -43,6 +44,7 @@
 #define PROTO_LARGE_MSG_MAX 0x3fffffff   /* Query, Parse, Bind: PostgreSQL's MaxAllocSize - 1 */
 #define PROTO_RECV_BUF 16384             /* socket read buffer per connection */
 #define PROTO_SEND_FLUSH 65536           /* flush the send buffer past this while streaming rows */
+#define PROTO_MSG_KEEP_BYTES (1u << 20)  /* receive buffer kept between messages; larger ones are freed */
 #define PROTO_MAX_PARAMS 65535           /* Bind/Parse parameters (int16 on the wire) */
 #define PROTO_NAME_MAX 64                /* statement/portal names kept (PostgreSQL: NAMEDATALEN) */
 #define PROTO_MAX_LISTEN 16              /* listen sockets */

@@ -232,6 +232,10 @@ int main(int argc, char **argv)
     printf("ratio executor / C loop:    %8.2fx\n", e / c);
     exec_session_destroy(s);
     store_close();
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench_sum: could not remove %s\n", dir);
     if (strcmp(res.text, ref) != 0) {
         fprintf(stderr, "bench_sum: results differ\n");
         return 1;

@@ -15,7 +15,7 @@
 static const char hba[] =
     "local     all       all                  trust\n"
     "host      md5db     all   127.0.0.1/32   md5\n"
-    "host      pwdb      all   127.0.0.1/32   password\n"
+    "host      pwdb      all   127.0.0.0 255.0.0.0   password\n"
     "host      rejectdb  all   127.0.0.1/32   reject\n"
     "host      postgres  all   127.0.0.1/32   scram-sha-256\n";
 

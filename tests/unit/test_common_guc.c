@@ -94,6 +94,8 @@ Test(guc, canonical_show_texts)
     cr_assert(guc_get_bool(g, "default_transaction_read_only"));
     expect_show_after_set(g, "application_name", "psql", "psql");
     expect_show_after_set(g, "search_path", "a, b", "a, b");
+    expect_show_after_set(g, "client_min_messages", "INFO", "info");
+    expect_show_after_set(g, "transaction_isolation", "SERIALIZABLE", "serializable");
     guc_session_destroy(g);
 }
 
@@ -129,6 +131,10 @@ Test(guc, errors_as_postgresql)
                      "invalid value for parameter \"client_encoding\": \"latin9\"");
     expect_set_error(g, "bytea_output", "x", "22023", "invalid value for parameter \"bytea_output\": \"x\"");
     cr_expect_str_eq(err_current()->hint, "Available values: escape, hex.");
+    expect_set_error(g, "client_min_messages", "fatal", "22023",
+                     "invalid value for parameter \"client_min_messages\": \"fatal\"");
+    cr_expect_str_eq(err_current()->hint, "Available values: debug5, debug4, debug3, debug2, "
+                                          "debug1, log, notice, warning, error.");
     expect_set_error(g, "statement_timeout", "5x", "22023",
                      "invalid value for parameter \"statement_timeout\": \"5x\"");
     cr_expect_str_eq(err_current()->hint,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/numeric.h"
 #include "common/typio.h"
 #include "common/types.h"
 
@@ -471,6 +472,20 @@ Test(typio, vector_output_with_selection_and_nulls)
     ((uint8_t *)v.data)[0] = 1;
     type_output_vector(&v, NULL, 3, &opt, a, out);
     cr_assert_eq(out[2].ptr[0], 't');
+
+    vec_init(&v, SQLTYPE(TYPE_NUMERIC), a);
+    ((StrRef *)v.data)[0] = numeric_in("1.50", 4, -1, a);
+    ((StrRef *)v.data)[1] = numeric_in("-0.001", 6, -1, a);
+    type_output_vector(&v, NULL, 2, &opt, a, out);
+    cr_assert_eq(out[0].len, 4);
+    cr_assert_eq(memcmp(out[0].ptr, "1.50", 4), 0);
+    cr_assert_eq(memcmp(out[1].ptr, "-0.001", 6), 0);
+
+    vec_init(&v, SQLTYPE(TYPE_BYTEA), a);
+    ((StrRef *)v.data)[0] = (StrRef){"\x01\xff", 2};
+    type_output_vector(&v, NULL, 1, &opt, a, out);
+    cr_assert_eq(out[0].len, 6);
+    cr_assert_eq(memcmp(out[0].ptr, "\\x01ff", 6), 0);
 
     vec_init(&v, SQLTYPE(TYPE_DATE), a);
     ((int32_t *)v.data)[0] = 0;

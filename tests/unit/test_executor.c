@@ -932,3 +932,31 @@ Test(executor, top_n_windows_match_full_sort)
         cr_assert_eq(lines, expect, "window %zu: %d lines", w, lines);
     }
 }
+
+/* GROUP BY numeric groups by value (1.0 = 1.00, the first spelling kept),
+ * with count(DISTINCT) per group; an empty build side yields no rows. */
+Test(executor, group_numeric_by_value_distinct_per_group)
+{
+    static const char *cells[] = {"1.0", "a", "1.00", "b", "2", "a", "1", "a", "∅", "c", "∅", "c"};
+    SqlType tt[2] = {T_NUM, T_TEXT};
+    PlanNode *g = node(PLAN_AGG, 3, (SqlType[]){T_NUM, T_I8, T_I8}, values(2, tt, 6, cells));
+    g->ngroups = 1;
+    g->group_exprs = MEM_NEW(A, Expr *);
+    g->group_exprs[0] = col(0, T_NUM);
+    g->naggs = 2;
+    g->aggs = MEM_NEW_ARRAY(A, AggCall, 2);
+    g->aggs[0] = agg("count", NULL, false);
+    g->aggs[1] = agg("count", col(1, T_TEXT), true);
+    cr_assert_str_eq(run_node(sort_on(g, 0, false, false)), "1.0|3|2\n2|1|1\n∅|2|1\n");
+    StoreTable *e = make_table("e", 1, &T_NUM, 0, NULL);
+    SqlType jt[4] = {T_NUM, T_TEXT, T_NUM};
+    PlanNode *j = node(PLAN_HASH_JOIN, 3, jt, values(2, tt, 6, cells));
+    j->right = scan(e, 1, &T_NUM);
+    j->nkeys = 1;
+    j->left_keys = MEM_NEW(A, Expr *);
+    j->right_keys = MEM_NEW(A, Expr *);
+    j->left_keys[0] = col(0, T_NUM);
+    j->right_keys[0] = col(0, T_NUM);
+    cr_assert_str_eq(run_node(j), "");
+    cr_assert_str_eq(last_tag, "SELECT 0");
+}
