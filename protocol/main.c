@@ -12,7 +12,8 @@
  *   5. TLS context when ssl=on;
  *   6. block SIGINT/SIGTERM in every thread, open the sockets, start the
  *      accept loop in its own thread, log "ready to accept connections";
- *   7. wait for SIGINT/SIGTERM (fast shutdown): stop accepting, cancel
+ *   7. wait for SIGINT/SIGTERM (fast shutdown; SIGHUP is logged and
+ *      ignored: nothing is reloaded yet): stop accepting, cancel
  *      running queries and wake every connection (each sends FATAL 57P01
  *      and closes), wait for them up to a few seconds, close the store.
  */
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);   /* inherited by every thread */
     proto_log("LOG", "starting strata (PostgreSQL) %s", PROTO_VERSION_STRING);
     if (!proto_listener_open())
@@ -227,7 +229,9 @@ int main(int argc, char **argv)
     proto_log("LOG", "database system is ready to accept connections");
 
     int sig = 0;
-    sigwait(&sigs, &sig);
+    while (sigwait(&sigs, &sig) == 0 && sig == SIGHUP)
+        proto_log("LOG", "received SIGHUP: settings and strata_hba.conf are read at start only; "
+                         "restart the server to apply changes");
     proto_log("LOG", "received %s shutdown request", "fast");
     shutdown_server(listener);
     return 0;

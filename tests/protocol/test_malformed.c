@@ -5,6 +5,8 @@
  *   a message length of 2 GB, a length below 4, a small message with a
  *   huge length, an unknown message type, a body without its terminator,
  *   and a client vanishing in the middle of a message.
+ * GSSENCRequest and SSLRequest without TLS are answered 'N' and the
+ * startup continues on the same connection.
  * The FATAL ones get an ErrorResponse and a closed connection; the server
  * and the other session carry on.
  */
@@ -99,6 +101,24 @@ static void startup_cases(int port, PGconn *keeper)
     keeper_works(keeper, "protocol 2.0");
 }
 
+/* GSSENCRequest and SSLRequest (no TLS configured) get 'N'; the client
+ * goes on in plaintext on the same connection. */
+static void negotiation_cases(int port)
+{
+    int fd = raw_connect(port);
+    char gss[8] = {0, 0, 0, 8, 0x04, (char)0xd2, 0x16, 0x30};   /* 80877104 */
+    char ssl[8] = {0, 0, 0, 8, 0x04, (char)0xd2, 0x16, 0x2f};   /* 80877103 */
+    char answer = 0;
+    CHECK(fd >= 0 && raw_write(fd, gss, sizeof gss) == 0);
+    CHECK(recv(fd, &answer, 1, 0) == 1 && answer == 'N');
+    CHECK(raw_write(fd, ssl, sizeof ssl) == 0);
+    CHECK(recv(fd, &answer, 1, 0) == 1 && answer == 'N');
+    CHECK(raw_startup(fd, "postgres", "postgres") == 0);
+    CHECK(raw_send(fd, 'Q', "SELECT 1", 9) == 0);
+    CHECK(raw_read(fd, &m, 5000) == 0 && m.type == 'T');
+    close(fd);
+}
+
 static void message_cases(int port, PGconn *keeper)
 {
     int fd = session(port);
@@ -151,6 +171,7 @@ int main(void)
     PGconn *keeper = ptest_connect(&s, NULL);
     if (PQstatus(keeper) == CONNECTION_OK) {
         startup_cases(s.port, keeper);
+        negotiation_cases(s.port);
         message_cases(s.port, keeper);
         /* new sessions still start */
         PGconn *c = ptest_connect(&s, NULL);
