@@ -292,8 +292,11 @@ static const char *guc_canon_enum(const GucDef *d, const char *v, char *buf, siz
     guc_invalid(d, v, hint);
 }
 
-/* Validate and canonicalise value for parameter d into buf; raises 22023. */
-static const char *guc_canon(const GucDef *d, const char *v, char *buf, size_t size)
+/* Validate and canonicalise value for parameter d into buf; raises 22023.
+ * current: the value being replaced (check functions of parameters with
+ * several parts, like DateStyle, receive it in buf), or NULL. */
+static const char *guc_canon(const GucDef *d, const char *v, const char *current, char *buf,
+                             size_t size)
 {
     bool b;
     switch (d->kind) {
@@ -313,6 +316,7 @@ static const char *guc_canon(const GucDef *d, const char *v, char *buf, size_t s
             snprintf(buf, size, "%s", v);
             return buf;
         }
+        snprintf(buf, size, "%s", current ? current : "");
         if (d->check(v, buf, size) == NULL)
             guc_invalid(d, v, NULL);
         return buf;
@@ -335,23 +339,38 @@ static const char *guc_check_encoding(const char *v, char *buf, size_t size)
     return buf;
 }
 
-/* DateStyle: output is always ISO and input MDY, so only those are accepted. */
+/*
+ * DateStyle has two parts, as PostgreSQL's: the output style (only ISO is
+ * implemented; others are refused rather than silently ignored) and the
+ * field order for ambiguous input (MDY, DMY, YMD; "US"/"NonEuropean" = MDY,
+ * "European"/"Euro" = DMY). A part that the new value leaves out keeps its
+ * current value, which guc_canon hands over in buf.
+ */
 static const char *guc_check_datestyle(const char *v, char *buf, size_t size)
 {
     char tmp[GUC_VALUE_MAX];
     char *save = NULL;
+    const char *order = strstr(buf, "DMY") ? "DMY" : strstr(buf, "YMD") ? "YMD" : "MDY";
     int ntok = 0;
     snprintf(tmp, sizeof tmp, "%s", v);
     for (char *tok = strtok_r(tmp, " ,\t", &save); tok; tok = strtok_r(NULL, " ,\t", &save)) {
-        if (strcasecmp(tok, "iso") != 0 && strcasecmp(tok, "mdy") != 0 &&
-            strcasecmp(tok, "us") != 0 && strcasecmp(tok, "noneuropean") != 0 &&
-            strcasecmp(tok, "default") != 0)
+        if (strcasecmp(tok, "mdy") == 0 || strcasecmp(tok, "us") == 0 ||
+            strcasecmp(tok, "noneuropean") == 0 || strcasecmp(tok, "noneuro") == 0)
+            order = "MDY";
+        else if (strcasecmp(tok, "dmy") == 0 || strcasecmp(tok, "european") == 0 ||
+                 strcasecmp(tok, "euro") == 0)
+            order = "DMY";
+        else if (strcasecmp(tok, "ymd") == 0)
+            order = "YMD";
+        else if (strcasecmp(tok, "default") == 0)
+            order = "MDY";
+        else if (strcasecmp(tok, "iso") != 0)
             return NULL;
         ntok++;
     }
     if (ntok == 0)
         return NULL;
-    snprintf(buf, size, "ISO, MDY");
+    snprintf(buf, size, "ISO, %s", order);
     return buf;
 }
 
@@ -439,7 +458,7 @@ void guc_set_server_default(const char *name, const char *value)
     const char *canon;
     if (guc_defs[idx].change == GUC_CHG_INTERNAL)
         guc_cannot_change(&guc_defs[idx]);
-    canon = guc_canon(&guc_defs[idx], value, buf, sizeof buf);
+    canon = guc_canon(&guc_defs[idx], value, guc_server[idx], buf, sizeof buf);
     char *copy = guc_strdup(canon);
     free(guc_server[idx]);
     guc_server[idx] = copy;
@@ -509,7 +528,7 @@ static void guc_set_common(GucSet *g, const char *name, const char *value, bool 
     const char *canon;
     if (!internal && guc_defs[idx].change != GUC_CHG_USER)
         guc_cannot_change(&guc_defs[idx]);
-    canon = guc_canon(&guc_defs[idx], value, buf, sizeof buf);
+    canon = guc_canon(&guc_defs[idx], value, g->value[idx], buf, sizeof buf);
     guc_store(g, idx, canon, startup);
 }
 
