@@ -6,11 +6,11 @@
  * the string is cut into fields (whitespace and commas separate them; a
  * 'T' between a date and a time does too), each field is classified
  *   - time       "10:20", "10:20:30.5", with an optional zone suffix "Z",
- *                "+02", "-05:30" (a zone is accepted and ignored: timestamp
+ *                "+02", "-05:30" (recorded for timestamptz; timestamp
  *                without time zone drops it, as PostgreSQL does)
  *   - date       "2013-07-15", "07/15/2013", "15-jul-2013", "2013.07.15"
  *                (three parts; ISO when the first has more than two digits,
- *                else month-day-year: DateStyle "ISO, MDY")
+ *                else in DateStyle's field order: MDY, DMY or YMD)
  *   - number     "20130715", "130715", or day/year next to a month name
  *   - word       month and weekday names, BC/AD, AM/PM, zone names
  * and the pieces are validated like ValidateDate: two-digit years map to
@@ -32,6 +32,7 @@
 
 #include "common/error.h"
 #include "common/types.h"
+#include "common/tz.h"
 
 #define POSTGRES_EPOCH_JDATE 2451545        /* date2j(2000, 1, 1) */
 #define UNIX_EPOCH_JDATE 2440588            /* date2j(1970, 1, 1) */
@@ -39,11 +40,12 @@
 #define TIMESTAMP_END_JULIAN 109203528      /* date2j(294277, 1, 1) */
 #define MIN_TIMESTAMP INT64_C(-211813488000000000)
 #define END_TIMESTAMP INT64_C(9223371331200000000)
-#define USECS_PER_SEC INT64_C(1000000)
 #define DT_FIELDS_MAX 16
 #define DT_FIELD_LEN 64
 
 static _Thread_local int64_t dt_xact_time; /* 0 = none set: use the clock */
+static _Thread_local DateOrder dt_order;      /* DateStyle's input field order */
+static _Thread_local IntervalStyle dt_interval_style;
 
 /* ---- calendar ---- */
 
@@ -232,7 +234,7 @@ void timestamp_out(int64_t ts, StrBuf *out)
 
 /* ---- input: fields ---- */
 
-typedef enum DtErr { DT_OK, DT_SYNTAX, DT_FIELD_RANGE } DtErr;
+typedef enum DtErr { DT_OK, DT_SYNTAX, DT_FIELD_RANGE, DT_TZ_RANGE } DtErr;
 
 typedef struct DtParse {
     int year, mon, mday;
@@ -243,6 +245,10 @@ typedef struct DtParse {
     int nnum;                  /* bare numbers waiting for a month name */
     char nums[2][DT_FIELD_LEN];
     int mon_from_name;         /* month given as a word; 0 = none */
+    bool have_tz;              /* a zone was given: tz_off, or tz_zone when not NULL */
+    int32_t tz_off;            /* seconds east */
+    const TzZone *tz_zone;
+    bool date_optional;        /* time input: a date may be left out */
 } DtParse;
 
 static int dt_month_name(const char *w)
@@ -293,7 +299,7 @@ static bool dt_number(const char *s, int *out)
     return true;
 }
 
-/* A zone suffix "+05", "-05:30", "+0530": accepted and ignored. */
+/* A zone suffix "+05", "-05:30", "+0530", "+05:30:15", "+053015". */
 static bool dt_zone_offset(const char *s)
 {
     if (*s != '+' && *s != '-')
@@ -304,6 +310,39 @@ static bool dt_zone_offset(const char *s)
     while (isdigit((unsigned char)*s) || *s == ':')
         s++;
     return *s == '\0';
+}
+
+/* DecodeTimezone: the seconds east of a dt_zone_offset text; DT_FIELD_RANGE
+ * past 15 hours or 59 minutes/seconds. */
+static DtErr dt_zone_value(const char *s, DtParse *p)
+{
+    int sign = *s == '-' ? -1 : 1, hr = 0, mn = 0, sc = 0;
+    const char *c = s + 1;
+    size_t digits = strspn(c, "0123456789");
+    if (c[digits] == ':') {
+        hr = atoi(c);
+        c += digits + 1;
+        mn = atoi(c);
+        c += strspn(c, "0123456789");
+        if (*c == ':')
+            sc = atoi(c + 1);
+    } else if (digits > 4) {
+        int v = atoi(c);
+        hr = v / 10000, mn = v / 100 % 100, sc = v % 100;
+    } else if (digits > 2) {
+        int v = atoi(c);
+        hr = v / 100, mn = v % 100;
+    } else {
+        hr = atoi(c);
+    }
+    if (hr > 15)
+        return DT_TZ_RANGE;
+    if (mn > 59 || sc > 59)
+        return DT_FIELD_RANGE;
+    p->have_tz = true;
+    p->tz_zone = NULL;
+    p->tz_off = sign * (hr * 3600 + mn * 60 + sc);
+    return DT_OK;
 }
 
 /* "10:20", "10:20:30", "10:20:30.25", each optionally followed by a zone. */
@@ -317,8 +356,16 @@ static DtErr dt_parse_time(char *f, DtParse *p)
             break;
         }
     if (zone != NULL) {
-        if (!(strcmp(zone, "z") == 0 || dt_zone_offset(zone)))
+        if (strcmp(zone, "z") == 0) {
+            p->have_tz = true;
+            p->tz_off = 0;
+        } else if (!dt_zone_offset(zone)) {
             return DT_SYNTAX;
+        } else {
+            DtErr e = dt_zone_value(zone, p);
+            if (e != DT_OK)
+                return e;
+        }
         *zone = '\0';
     }
     if (p->have_time)
@@ -395,17 +442,29 @@ static DtErr dt_parse_date(char *f, char sep, DtParse *p)
                                     : dt_set_ymd(p, parts[2], mon, parts[0]);
     if (mon_at == 2)
         return DT_SYNTAX;
-    if (!dt_number(parts[strlen(parts[0]) > 2 ? 1 : 0], &mon))
+    if (strlen(parts[0]) > 2 || dt_order == DATE_ORDER_YMD) {
+        if (!dt_number(parts[1], &mon))
+            return DT_SYNTAX;
+        return dt_set_ymd(p, parts[0], mon, parts[2]);
+    }
+    if (dt_order == DATE_ORDER_DMY) {
+        if (!dt_number(parts[1], &mon))
+            return DT_SYNTAX;
+        return dt_set_ymd(p, parts[2], mon, parts[0]);
+    }
+    if (!dt_number(parts[0], &mon))
         return DT_SYNTAX;
-    return strlen(parts[0]) > 2 ? dt_set_ymd(p, parts[0], mon, parts[2])
-                                : dt_set_ymd(p, parts[2], mon, parts[1]);
+    return dt_set_ymd(p, parts[2], mon, parts[1]);
 }
 
 static DtErr dt_parse_word(const char *w, DtParse *p)
 {
-    static const char *const zones[] = {"z", "zulu", "utc", "gmt", "ut", "est", "edt", "cst",
-                                        "cdt", "mst", "mdt", "pst", "pdt", "cet", "cest",
-                                        "eet", "eest", "wet", "west", "bst", "jst", "msk"};
+    /* PostgreSQL's default abbreviations (a subset), hours east */
+    static const struct { const char *abbr; int hours; } zones[] = {
+        {"z", 0}, {"zulu", 0}, {"utc", 0}, {"gmt", 0}, {"ut", 0}, {"est", -5}, {"edt", -4},
+        {"cst", -6}, {"cdt", -5}, {"mst", -7}, {"mdt", -6}, {"pst", -8}, {"pdt", -7},
+        {"cet", 1}, {"cest", 2}, {"eet", 2}, {"eest", 3}, {"wet", 0}, {"west", 1},
+        {"bst", 1}, {"jst", 9}, {"msk", 3}};
     int mon = dt_month_name(w);
     if (mon != 0) {
         if (p->mon_from_name || p->have_date)
@@ -426,10 +485,24 @@ static DtErr dt_parse_word(const char *w, DtParse *p)
     if (dt_weekday_name(w))
         return DT_OK;
     for (size_t i = 0; i < sizeof zones / sizeof zones[0]; i++)
-        if (strcmp(w, zones[i]) == 0)
+        if (strcmp(w, zones[i].abbr) == 0) {
+            if (p->have_tz)
+                return DT_SYNTAX;
+            p->have_tz = true;
+            p->tz_off = zones[i].hours * 3600;
             return DT_OK;
-    if (strchr(w, '/') != NULL && isalpha((unsigned char)w[0]))
-        return DT_OK; /* a zone name such as America/New_York */
+        }
+    if (strchr(w, '/') != NULL && isalpha((unsigned char)w[0])) {
+        /* a zone name such as America/New_York */
+        const TzZone *z = tz_load(w);
+        if (z == NULL)
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "time zone \"%s\" not recognized", w);
+        if (p->have_tz)
+            return DT_SYNTAX;
+        p->have_tz = true;
+        p->tz_zone = z;
+        return DT_OK;
+    }
     return DT_SYNTAX;
 }
 
@@ -452,8 +525,11 @@ static DtErr dt_parse_field(char *f, DtParse *p)
         strcpy(p->nums[p->nnum++], f);
         return DT_OK;
     }
-    if (dt_zone_offset(f))
-        return p->have_time ? DT_OK : DT_SYNTAX;
+    if (dt_zone_offset(f)) {
+        if (!p->have_time || p->have_tz)
+            return DT_SYNTAX;
+        return dt_zone_value(f, p);
+    }
     if (isalnum((unsigned char)f[0])) {
         for (const char *c = f; *c; c++)
             if (*c == '-' || *c == '/' || *c == '.')
@@ -585,7 +661,9 @@ static DtErr dt_parse(const char *s, size_t len, DtParse *p, DtSpecial *special)
 {
     char buf[256];
     DtErr e;
+    bool date_optional = p->date_optional;
     memset(p, 0, sizeof *p);
+    p->date_optional = date_optional;
     *special = DT_NONE;
     if (!dt_copy_lower(s, len, buf, sizeof buf) || buf[0] == '\0')
         return DT_SYNTAX;
@@ -595,13 +673,20 @@ static DtErr dt_parse(const char *s, size_t len, DtParse *p, DtSpecial *special)
         return e;
     if ((e = dt_resolve_numbers(p)) != DT_OK)
         return e;
-    if (!p->have_date || (p->ampm && !p->have_time))
+    if ((!p->have_date && !p->date_optional) || (p->ampm && !p->have_time))
         return DT_SYNTAX;
+    if (!p->have_date) {
+        p->year = 2000;
+        p->mon = p->mday = 1;
+    }
     return dt_validate(p);
 }
 
 static _Noreturn void dt_raise(DtErr e, const char *type_name, const char *s, size_t len)
 {
+    if (e == DT_TZ_RANGE)
+        err_raise(ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE,
+                  "time zone displacement out of range: \"%.*s\"", (int)len, s);
     if (e == DT_FIELD_RANGE)
         err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"%.*s\"",
                   (int)len, s);
@@ -612,7 +697,7 @@ static _Noreturn void dt_raise(DtErr e, const char *type_name, const char *s, si
 /* The day a special word names (now/today/...), as a date. */
 static int32_t dt_special_date(DtSpecial sp)
 {
-    int32_t today = date_from_timestamp(timestamp_now());
+    int32_t today = date_from_timestamp(timestamptz_to_local(timestamp_now(), tz_session_zone()));
     switch (sp) {
     case DT_EPOCH: return (int32_t)(UNIX_EPOCH_JDATE - POSTGRES_EPOCH_JDATE);
     case DT_INF: return DATE_NOEND;
@@ -626,6 +711,7 @@ static int32_t dt_special_date(DtSpecial sp)
 int32_t date_in(const char *s, size_t len)
 {
     DtParse p;
+    memset(&p, 0, sizeof p);
     DtSpecial sp;
     DtErr e = dt_parse(s, len, &p, &sp);
     int jd;
@@ -644,6 +730,7 @@ int32_t date_in(const char *s, size_t len)
 int64_t timestamp_in(const char *s, size_t len)
 {
     DtParse p;
+    memset(&p, 0, sizeof p);
     DtSpecial sp;
     DtErr e = dt_parse(s, len, &p, &sp);
     int64_t ts;
@@ -654,7 +741,7 @@ int64_t timestamp_in(const char *s, size_t len)
     if (sp == DT_NINF)
         return TS_NOBEGIN;
     if (sp == DT_NOW)
-        return timestamp_now();
+        return timestamptz_to_local(timestamp_now(), tz_session_zone());
     if (sp != DT_NONE)
         return (int64_t)dt_special_date(sp) * USECS_PER_DAY;
     if (!dt_valid_julian(p.year, p.mon, p.mday) ||
@@ -665,4 +752,214 @@ int64_t timestamp_in(const char *s, size_t len)
     if (ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP)
         err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range: \"%.*s\"", (int)len, s);
     return ts;
+}
+
+/* ---- session settings ---- */
+
+void datetime_apply_settings(const char *timezone, const char *datestyle,
+                             const char *intervalstyle)
+{
+    if (timezone != NULL)
+        tz_set_session_zone(timezone);
+    if (datestyle != NULL)
+        dt_order = strstr(datestyle, "DMY") ? DATE_ORDER_DMY
+                   : strstr(datestyle, "YMD") ? DATE_ORDER_YMD : DATE_ORDER_MDY;
+    if (intervalstyle != NULL)
+        dt_interval_style = strcmp(intervalstyle, "sql_standard") == 0 ? INTERVAL_STYLE_SQL
+                            : strcmp(intervalstyle, "iso_8601") == 0   ? INTERVAL_STYLE_ISO
+                            : strcmp(intervalstyle, "postgres_verbose") == 0
+                                ? INTERVAL_STYLE_VERBOSE
+                                : INTERVAL_STYLE_POSTGRES;
+}
+
+DateOrder datetime_date_order(void)
+{
+    return dt_order;
+}
+
+IntervalStyle datetime_interval_style(void)
+{
+    return dt_interval_style;
+}
+
+/* ---- timestamp with time zone ---- */
+
+#define DT_EPOCH_DIFF_SECS (INT64_C(86400) * (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
+
+static int64_t dt_floor_div(int64_t a, int64_t b)
+{
+    return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+int64_t timestamptz_to_local(int64_t ts, const TzZone *z)
+{
+    int32_t off;
+    if (ts == TS_NOBEGIN || ts == TS_NOEND)
+        return ts;
+    off = tz_offset_at(z, dt_floor_div(ts, USECS_PER_SEC) + DT_EPOCH_DIFF_SECS, NULL, NULL);
+    return ts + (int64_t)off * USECS_PER_SEC;
+}
+
+int64_t timestamp_local_to_tz(int64_t local, const TzZone *z)
+{
+    int32_t off;
+    if (local == TS_NOBEGIN || local == TS_NOEND)
+        return local;
+    off = tz_offset_for_local(z, dt_floor_div(local, USECS_PER_SEC) + DT_EPOCH_DIFF_SECS);
+    return local - (int64_t)off * USECS_PER_SEC;
+}
+
+int32_t timestamptz_offset(int64_t ts, const TzZone *z)
+{
+    return tz_offset_at(z, dt_floor_div(ts, USECS_PER_SEC) + DT_EPOCH_DIFF_SECS, NULL, NULL);
+}
+
+int32_t date_from_timestamptz(int64_t ts)
+{
+    return date_from_timestamp(timestamptz_to_local(ts, tz_session_zone()));
+}
+
+int64_t timestamptz_from_date(int32_t date)
+{
+    int64_t local = timestamp_from_date(date);
+    int64_t ts = timestamp_local_to_tz(local, tz_session_zone());
+    if (ts != TS_NOBEGIN && ts != TS_NOEND && (ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP))
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "date out of range for timestamp");
+    return ts;
+}
+
+int64_t time_from_timestamp(int64_t local_ts)
+{
+    return local_ts - (int64_t)date_from_timestamp(local_ts) * USECS_PER_DAY;
+}
+
+int64_t time_from_timestamptz(int64_t ts)
+{
+    return time_from_timestamp(timestamptz_to_local(ts, tz_session_zone()));
+}
+
+/* EncodeTimezone: "+05", "-04", "+05:30", "-00:01:15" (seconds east). */
+size_t datetime_format_offset(int32_t off, char *buf)
+{
+    int a = off < 0 ? -off : off;
+    char sign = off < 0 ? '-' : '+';
+    if (a % 60 != 0)
+        return (size_t)sprintf(buf, "%c%02d:%02d:%02d", sign, a / 3600, a / 60 % 60, a % 60);
+    if (a / 60 % 60 != 0)
+        return (size_t)sprintf(buf, "%c%02d:%02d", sign, a / 3600, a / 60 % 60);
+    return (size_t)sprintf(buf, "%c%02d", sign, a / 3600);
+}
+
+size_t timestamptz_format(int64_t ts, char *buf)
+{
+    const TzZone *z = tz_session_zone();
+    int32_t off;
+    size_t n;
+    bool bc;
+    if (ts == TS_NOBEGIN || ts == TS_NOEND)
+        return timestamp_format(ts, buf);
+    off = timestamptz_offset(ts, z);
+    n = timestamp_format(ts + (int64_t)off * USECS_PER_SEC, buf);
+    bc = n > 3 && strcmp(buf + n - 3, " BC") == 0;
+    if (bc)
+        n -= 3;
+    n += datetime_format_offset(off, buf + n);
+    if (bc) {
+        memcpy(buf + n, " BC", 4);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+void timestamptz_out(int64_t ts, StrBuf *out)
+{
+    char buf[DATETIME_BUF];
+    size_t n = timestamptz_format(ts, buf);
+    strbuf_append(out, buf, n);
+}
+
+int64_t timestamptz_in(const char *s, size_t len)
+{
+    DtParse p;
+    DtSpecial sp;
+    DtErr e;
+    int64_t local;
+    memset(&p, 0, sizeof p);
+    e = dt_parse(s, len, &p, &sp);
+    if (e != DT_OK)
+        dt_raise(e, "timestamp with time zone", s, len);
+    if (sp == DT_INF)
+        return TS_NOEND;
+    if (sp == DT_NINF)
+        return TS_NOBEGIN;
+    if (sp == DT_NOW)
+        return timestamp_now();
+    if (sp == DT_EPOCH)
+        return (int64_t)dt_special_date(sp) * USECS_PER_DAY;
+    if (sp != DT_NONE)
+        return timestamp_local_to_tz((int64_t)dt_special_date(sp) * USECS_PER_DAY,
+                                     tz_session_zone());
+    /* PostgreSQL checks the local date by year and month only (IS_VALID_JULIAN),
+     * then the UTC result */
+    if (p.year < -4713 || (p.year == -4713 && p.mon < 11) || p.year > 294277)
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range: \"%.*s\"", (int)len, s);
+    local = (int64_t)(dt_date2j(p.year, p.mon, p.mday) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
+    local += ((int64_t)p.hour * 3600 + p.min * 60 + p.sec) * USECS_PER_SEC + p.usec;
+    if (p.have_tz && p.tz_zone == NULL)
+        local -= (int64_t)p.tz_off * USECS_PER_SEC;
+    else
+        local = timestamp_local_to_tz(local, p.have_tz ? p.tz_zone : tz_session_zone());
+    if (local < MIN_TIMESTAMP || local >= END_TIMESTAMP)
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range: \"%.*s\"", (int)len, s);
+    return local;
+}
+
+int64_t datetime_round_typmod(int64_t v, int32_t typmod)
+{
+    static const int64_t scales[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+    int64_t sc;
+    if (typmod < 0 || typmod >= 6 || v == TS_NOBEGIN || v == TS_NOEND)
+        return v;
+    sc = scales[typmod];
+    if (v >= 0)
+        return (v + sc / 2) / sc * sc;
+    return -((-v + sc / 2) / sc * sc);
+}
+
+/* ---- time without time zone ---- */
+
+int64_t time_in(const char *s, size_t len)
+{
+    DtParse p;
+    DtSpecial sp;
+    DtErr e;
+    memset(&p, 0, sizeof p);
+    p.date_optional = true;
+    e = dt_parse(s, len, &p, &sp);
+    if (e != DT_OK)
+        dt_raise(e, "time", s, len);
+    if (sp == DT_NOW) {
+        int64_t local = timestamptz_to_local(timestamp_now(), tz_session_zone());
+        return local - (int64_t)date_from_timestamp(local) * USECS_PER_DAY;
+    }
+    if (sp != DT_NONE)
+        dt_raise(DT_SYNTAX, "time", s, len);
+    return ((int64_t)p.hour * 3600 + p.min * 60 + p.sec) * USECS_PER_SEC + p.usec;
+}
+
+size_t time_format(int64_t t, char *buf)
+{
+    int usec = (int)(t % USECS_PER_SEC);
+    size_t n;
+    t /= USECS_PER_SEC;
+    n = (size_t)snprintf(buf, DATETIME_BUF, "%02d:%02d:%02d", (int)(t / 3600), (int)(t / 60 % 60),
+                         (int)(t % 60));
+    if (usec != 0) {
+        n += (size_t)snprintf(buf + n, DATETIME_BUF - n, ".%06d", usec);
+        while (buf[n - 1] == '0')
+            n--;
+        buf[n] = '\0';
+    }
+    return n;
 }

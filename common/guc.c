@@ -24,7 +24,9 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "common/datetime.h"
 #include "common/error.h"
+#include "common/tz.h"
 
 typedef enum GucKind { GUC_BOOL, GUC_INT, GUC_ENUM, GUC_STRING } GucKind;
 
@@ -428,7 +430,8 @@ static const char *guc_check_timezone(const char *v, char *buf, size_t size)
     }
     if (v[0] == '\0' || v[0] == '/' || strlen(v) >= 256)
         return NULL;
-    return guc_zone_lookup(v, buf, size) ? buf : NULL;
+    /* the file must also be a TZif zone tz.c can read (not zone.tab, say) */
+    return guc_zone_lookup(v, buf, size) && tz_load(buf) != NULL ? buf : NULL;
 }
 
 /* ---- server defaults and sessions ---- */
@@ -469,9 +472,14 @@ static int guc_efd_index(void)
     return guc_find("extra_float_digits");
 }
 
+/* Refresh the cached fast values, and hand the date/time settings to this
+ * thread's datetime/tz state (a session's settings are changed on its own
+ * thread, so the thread-locals always follow the current session). */
 static void guc_update_cache(GucSet *g)
 {
     g->extra_float_digits = atoi(g->value[guc_efd_index()]);
+    datetime_apply_settings(g->value[guc_find("TimeZone")], g->value[guc_find("DateStyle")],
+                            g->value[guc_find("IntervalStyle")]);
 }
 
 GucSet *guc_session_create(void)

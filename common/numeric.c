@@ -104,6 +104,16 @@ static StrRef num_pack(NumVar *v, MemArena *arena)
     return (StrRef){out, (uint32_t)(NUM_HDR + 2 * v->ndigits)};
 }
 
+void numvar__unpack(StrRef n, NumVar *v, MemArena *arena)
+{
+    num_unpack(n, v, arena);
+}
+
+StrRef numvar__pack(NumVar *v, MemArena *arena)
+{
+    return num_pack(v, arena);
+}
+
 static StrRef num_make_nan(MemArena *arena)
 {
     NumVar v;

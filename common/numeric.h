@@ -66,6 +66,28 @@ StrRef numeric_round(StrRef a, int scale, MemArena *arena);
 /* avg() finisher: sum / count with numeric_div's scale rules (count > 0). */
 StrRef numeric_div_int64(StrRef sum, int64_t count, MemArena *arena);
 
+/*
+ * Functions with PostgreSQL 15's result scales (numeric_math.c):
+ * trunc(x, s) (dscale max(s, 0)), floor/ceil (dscale 0); sqrt, exp, ln,
+ * log(base, x) and power choose rscale as PostgreSQL (at least 16
+ * significant digits, at least the inputs' dscales; power with an integer
+ * exponent: max(16, dscale of the base), so 2^10 = 1024.0000000000000000).
+ * Errors: 2201F cannot take square root of a negative number / zero raised
+ * to a negative power is undefined / a negative number raised to a
+ * non-integer power yields a complex result; 2201E cannot take logarithm of
+ * zero / of a negative number; 22003 value overflows numeric format; 22012
+ * for log base 1 and 0 ^ negative integer. NaN in → NaN out (1^NaN and
+ * NaN^0 are 1).
+ */
+StrRef numeric_trunc(StrRef num, int scale, MemArena *arena);
+StrRef numeric_floor(StrRef num, MemArena *arena);
+StrRef numeric_ceil(StrRef num, MemArena *arena);
+StrRef numeric_sqrt(StrRef num, MemArena *arena);
+StrRef numeric_exp(StrRef num, MemArena *arena);
+StrRef numeric_ln(StrRef num, MemArena *arena);
+StrRef numeric_log(StrRef base, StrRef num, MemArena *arena);
+StrRef numeric_power(StrRef base, StrRef expo, MemArena *arena);
+
 int numeric_cmp(StrRef a, StrRef b);       /* -1, 0, 1; NaN sorts above all */
 uint64_t numeric_hash(StrRef a);           /* equal values → equal hashes */
 bool numeric_is_nan(StrRef a);

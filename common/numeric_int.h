@@ -55,5 +55,9 @@ void numvar__div(const NumVar *a, const NumVar *b, NumVar *r, int rscale, bool r
                  MemArena *arena);
 void numvar__mod(const NumVar *a, const NumVar *b, NumVar *r, MemArena *arena);
 int numvar__select_div_scale(const NumVar *a, const NumVar *b);
+/* Packed form <-> NumVar (numeric.c): unpack into arena; pack = make_result
+ * (strip, range check "value overflows numeric format", write into arena). */
+void numvar__unpack(StrRef n, NumVar *v, MemArena *arena);
+StrRef numvar__pack(NumVar *v, MemArena *arena);
 
 #endif

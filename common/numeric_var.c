@@ -262,13 +262,15 @@ static void numvar_sub_abs(const NumVar *a, const NumVar *b, NumVar *r, MemArena
     *r = res;
 }
 
-/* a + b where b's sign is given separately (so sub is add with a flipped sign). */
+/* a + b where b's sign is given separately (so sub is add with a flipped sign).
+ * r may be a or b: a's sign is read before r is written. */
 static void numvar_add_signed(const NumVar *a, const NumVar *b, int bsign, NumVar *r,
                               MemArena *arena)
 {
-    if (a->sign == bsign) {
+    int asign = a->sign;
+    if (asign == bsign) {
         numvar_add_abs(a, b, r, arena);
-        r->sign = a->sign;
+        r->sign = asign;
         if (r->ndigits == 0)
             r->sign = NUM_POS;
         return;
@@ -282,7 +284,7 @@ static void numvar_add_signed(const NumVar *a, const NumVar *b, int bsign, NumVa
     }
     case 1:
         numvar_sub_abs(a, b, r, arena);
-        r->sign = r->ndigits ? a->sign : NUM_POS;
+        r->sign = r->ndigits ? asign : NUM_POS;
         return;
     default:
         numvar_sub_abs(b, a, r, arena);

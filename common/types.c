@@ -13,23 +13,49 @@
 #include <string.h>
 
 static const TypeInfo type_table[] = {
-    /* oid            name         sql_name                       phys       len  cat  pref */
-    {TYPE_BOOL,      "bool",      "boolean",                     PHYS_BOOL, 1,   'B', true},
-    {TYPE_BYTEA,     "bytea",     "bytea",                       PHYS_STR,  -1,  'U', false},
-    {TYPE_NAME,      "name",      "name",                        PHYS_STR,  64,  'S', false},
-    {TYPE_INT8,      "int8",      "bigint",                      PHYS_I64,  8,   'N', false},
-    {TYPE_INT2,      "int2",      "smallint",                    PHYS_I16,  2,   'N', false},
-    {TYPE_INT4,      "int4",      "integer",                     PHYS_I32,  4,   'N', false},
-    {TYPE_TEXT,      "text",      "text",                        PHYS_STR,  -1,  'S', true},
-    {TYPE_OID,       "oid",       "oid",                         PHYS_I32,  4,   'N', true},
-    {TYPE_FLOAT4,    "float4",    "real",                        PHYS_F32,  4,   'N', false},
-    {TYPE_FLOAT8,    "float8",    "double precision",            PHYS_F64,  8,   'N', true},
-    {TYPE_UNKNOWN,   "unknown",   "unknown",                     PHYS_STR,  -2,  'X', false},
-    {TYPE_BPCHAR,    "bpchar",    "character",                   PHYS_STR,  -1,  'S', false},
-    {TYPE_VARCHAR,   "varchar",   "character varying",           PHYS_STR,  -1,  'S', false},
-    {TYPE_DATE,      "date",      "date",                        PHYS_I32,  4,   'D', false},
-    {TYPE_TIMESTAMP, "timestamp", "timestamp without time zone", PHYS_I64,  8,   'D', false},
-    {TYPE_NUMERIC,   "numeric",   "numeric",                     PHYS_STR,  -1,  'N', false},
+    /* oid             name           sql_name                       phys       len  cat  pref  elem  array */
+    {TYPE_BOOL,        "bool",        "boolean",                     PHYS_BOOL, 1,   'B', true,  0, TYPE_BOOL_ARRAY},
+    {TYPE_BYTEA,       "bytea",       "bytea",                       PHYS_STR,  -1,  'U', false, 0, TYPE_BYTEA_ARRAY},
+    {TYPE_NAME,        "name",        "name",                        PHYS_STR,  64,  'S', false, 0, 0},
+    {TYPE_INT8,        "int8",        "bigint",                      PHYS_I64,  8,   'N', false, 0, TYPE_INT8_ARRAY},
+    {TYPE_INT2,        "int2",        "smallint",                    PHYS_I16,  2,   'N', false, 0, TYPE_INT2_ARRAY},
+    {TYPE_INT4,        "int4",        "integer",                     PHYS_I32,  4,   'N', false, 0, TYPE_INT4_ARRAY},
+    {TYPE_TEXT,        "text",        "text",                        PHYS_STR,  -1,  'S', true,  0, TYPE_TEXT_ARRAY},
+    {TYPE_OID,         "oid",         "oid",                         PHYS_I32,  4,   'N', true,  0, 0},
+    {TYPE_FLOAT4,      "float4",      "real",                        PHYS_F32,  4,   'N', false, 0, TYPE_FLOAT4_ARRAY},
+    {TYPE_FLOAT8,      "float8",      "double precision",            PHYS_F64,  8,   'N', true,  0, TYPE_FLOAT8_ARRAY},
+    {TYPE_UNKNOWN,     "unknown",     "unknown",                     PHYS_STR,  -2,  'X', false, 0, 0},
+    {TYPE_BPCHAR,      "bpchar",      "character",                   PHYS_STR,  -1,  'S', false, 0, TYPE_BPCHAR_ARRAY},
+    {TYPE_VARCHAR,     "varchar",     "character varying",           PHYS_STR,  -1,  'S', false, 0, TYPE_VARCHAR_ARRAY},
+    {TYPE_DATE,        "date",        "date",                        PHYS_I32,  4,   'D', false, 0, TYPE_DATE_ARRAY},
+    {TYPE_TIMESTAMP,   "timestamp",   "timestamp without time zone", PHYS_I64,  8,   'D', false, 0, TYPE_TIMESTAMP_ARRAY},
+    {TYPE_NUMERIC,     "numeric",     "numeric",                     PHYS_STR,  -1,  'N', false, 0, TYPE_NUMERIC_ARRAY},
+    {TYPE_JSON,        "json",        "json",                        PHYS_STR,  -1,  'U', false, 0, TYPE_JSON_ARRAY},
+    {TYPE_TIME,        "time",        "time without time zone",      PHYS_I64,  8,   'D', false, 0, TYPE_TIME_ARRAY},
+    {TYPE_TIMESTAMPTZ, "timestamptz", "timestamp with time zone",    PHYS_I64,  8,   'D', true,  0, TYPE_TIMESTAMPTZ_ARRAY},
+    {TYPE_INTERVAL,    "interval",    "interval",                    PHYS_STR,  16,  'T', true,  0, TYPE_INTERVAL_ARRAY},
+    {TYPE_UUID,        "uuid",        "uuid",                        PHYS_STR,  16,  'U', false, 0, TYPE_UUID_ARRAY},
+    {TYPE_JSONB,       "jsonb",       "jsonb",                       PHYS_STR,  -1,  'U', false, 0, TYPE_JSONB_ARRAY},
+    /* arrays: typlen -1, category A, sql_name is the element's + "[]" (type_format) */
+    {TYPE_JSON_ARRAY,        "_json",        "json[]",                         PHYS_STR, -1, 'A', false, TYPE_JSON, 0},
+    {TYPE_BOOL_ARRAY,        "_bool",        "boolean[]",                      PHYS_STR, -1, 'A', false, TYPE_BOOL, 0},
+    {TYPE_BYTEA_ARRAY,       "_bytea",       "bytea[]",                        PHYS_STR, -1, 'A', false, TYPE_BYTEA, 0},
+    {TYPE_INT2_ARRAY,        "_int2",        "smallint[]",                     PHYS_STR, -1, 'A', false, TYPE_INT2, 0},
+    {TYPE_INT4_ARRAY,        "_int4",        "integer[]",                      PHYS_STR, -1, 'A', false, TYPE_INT4, 0},
+    {TYPE_TEXT_ARRAY,        "_text",        "text[]",                         PHYS_STR, -1, 'A', false, TYPE_TEXT, 0},
+    {TYPE_BPCHAR_ARRAY,      "_bpchar",      "character[]",                    PHYS_STR, -1, 'A', false, TYPE_BPCHAR, 0},
+    {TYPE_VARCHAR_ARRAY,     "_varchar",     "character varying[]",            PHYS_STR, -1, 'A', false, TYPE_VARCHAR, 0},
+    {TYPE_INT8_ARRAY,        "_int8",        "bigint[]",                       PHYS_STR, -1, 'A', false, TYPE_INT8, 0},
+    {TYPE_FLOAT4_ARRAY,      "_float4",      "real[]",                         PHYS_STR, -1, 'A', false, TYPE_FLOAT4, 0},
+    {TYPE_FLOAT8_ARRAY,      "_float8",      "double precision[]",             PHYS_STR, -1, 'A', false, TYPE_FLOAT8, 0},
+    {TYPE_TIMESTAMP_ARRAY,   "_timestamp",   "timestamp without time zone[]",  PHYS_STR, -1, 'A', false, TYPE_TIMESTAMP, 0},
+    {TYPE_DATE_ARRAY,        "_date",        "date[]",                         PHYS_STR, -1, 'A', false, TYPE_DATE, 0},
+    {TYPE_TIME_ARRAY,        "_time",        "time without time zone[]",       PHYS_STR, -1, 'A', false, TYPE_TIME, 0},
+    {TYPE_TIMESTAMPTZ_ARRAY, "_timestamptz", "timestamp with time zone[]",     PHYS_STR, -1, 'A', false, TYPE_TIMESTAMPTZ, 0},
+    {TYPE_INTERVAL_ARRAY,    "_interval",    "interval[]",                     PHYS_STR, -1, 'A', false, TYPE_INTERVAL, 0},
+    {TYPE_NUMERIC_ARRAY,     "_numeric",     "numeric[]",                      PHYS_STR, -1, 'A', false, TYPE_NUMERIC, 0},
+    {TYPE_UUID_ARRAY,        "_uuid",        "uuid[]",                         PHYS_STR, -1, 'A', false, TYPE_UUID, 0},
+    {TYPE_JSONB_ARRAY,       "_jsonb",       "jsonb[]",                        PHYS_STR, -1, 'A', false, TYPE_JSONB, 0},
 };
 
 #define TYPE_COUNT (sizeof type_table / sizeof type_table[0])
@@ -70,6 +96,14 @@ const char *type_format(SqlType t, char *buf, size_t buf_size)
         snprintf(buf, buf_size, "%u", (unsigned)t.oid);
         return buf;
     }
+    if (ti->elem != 0) {
+        /* format_type: the element with the array's typmod, then "[]" */
+        size_t n;
+        type_format((SqlType){ti->elem, tm}, buf, buf_size);
+        n = strlen(buf);
+        snprintf(buf + n, buf_size - n, "[]");
+        return buf;
+    }
     switch (t.oid) {
     case TYPE_VARCHAR:
         if (tm >= 4) snprintf(buf, buf_size, "character varying(%d)", (int)(tm - 4));
@@ -90,6 +124,14 @@ const char *type_format(SqlType t, char *buf, size_t buf_size)
     case TYPE_TIMESTAMP:
         if (tm >= 0) snprintf(buf, buf_size, "timestamp(%d) without time zone", (int)tm);
         else snprintf(buf, buf_size, "timestamp without time zone");
+        return buf;
+    case TYPE_TIMESTAMPTZ:
+        if (tm >= 0) snprintf(buf, buf_size, "timestamp(%d) with time zone", (int)tm);
+        else snprintf(buf, buf_size, "timestamp with time zone");
+        return buf;
+    case TYPE_TIME:
+        if (tm >= 0) snprintf(buf, buf_size, "time(%d) without time zone", (int)tm);
+        else snprintf(buf, buf_size, "time without time zone");
         return buf;
     default:
         snprintf(buf, buf_size, "%s", ti->sql_name);
@@ -114,6 +156,8 @@ static const struct { const char *alias; uint32_t oid; } type_aliases[] = {
     {"char", TYPE_BPCHAR},
     {"character", TYPE_BPCHAR},
     {"timestamp without time zone", TYPE_TIMESTAMP},
+    {"timestamp with time zone", TYPE_TIMESTAMPTZ},
+    {"time without time zone", TYPE_TIME},
 };
 
 /* Copy name lowercased with runs of whitespace collapsed to one space. */
@@ -142,8 +186,18 @@ static bool type_normalize_name(const char *name, char *out, size_t out_size)
 uint32_t type_lookup_name(const char *name)
 {
     char norm[64];
+    size_t n;
     if (name == NULL || !type_normalize_name(name, norm, sizeof norm))
         return TYPE_INVALID;
+    n = strlen(norm);
+    if (n > 2 && strcmp(norm + n - 2, "[]") == 0) {
+        /* "integer[]", "int4 []": the element's array type */
+        n -= 2;
+        while (n > 0 && norm[n - 1] == ' ')
+            n--;
+        norm[n] = '\0';
+        return type_array_of(type_lookup_name(norm));
+    }
     for (size_t i = 0; i < TYPE_COUNT; i++)
         if (strcmp(type_table[i].name, norm) == 0)
             return type_table[i].oid;
@@ -151,4 +205,38 @@ uint32_t type_lookup_name(const char *name)
         if (strcmp(type_aliases[i].alias, norm) == 0)
             return type_aliases[i].oid;
     return TYPE_INVALID;
+}
+
+uint32_t type_array_of(uint32_t elem_oid)
+{
+    const TypeInfo *ti = type_info(elem_oid);
+    return ti ? ti->array : TYPE_INVALID;
+}
+
+uint32_t type_element_of(uint32_t array_oid)
+{
+    const TypeInfo *ti;
+    if (array_oid < TYPE_JSON_ARRAY) /* cheap exit for the common scalars */
+        return TYPE_INVALID;
+    ti = type_info(array_oid);
+    return ti ? ti->elem : TYPE_INVALID;
+}
+
+Interval interval_get(StrRef s)
+{
+    Interval iv = {0, 0, 0};
+    if (s.len >= INTERVAL_SIZE) {
+        memcpy(&iv.micros, s.ptr, 8);
+        memcpy(&iv.days, s.ptr + 8, 4);
+        memcpy(&iv.months, s.ptr + 12, 4);
+    }
+    return iv;
+}
+
+StrRef interval_put(Interval iv, char *mem16)
+{
+    memcpy(mem16, &iv.micros, 8);
+    memcpy(mem16 + 8, &iv.days, 4);
+    memcpy(mem16 + 12, &iv.months, 4);
+    return (StrRef){mem16, INTERVAL_SIZE};
 }

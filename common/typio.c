@@ -14,8 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/datetime.h"
 #include "common/error.h"
+#include "common/interval.h"
+#include "common/json.h"
 #include "common/numeric.h"
 
 #define NAMEDATALEN 64
@@ -293,6 +296,54 @@ static size_t typio_bytea_hex_out(StrRef b, char *out)
     return k;
 }
 
+/* ---- uuid ---- */
+
+StrRef uuid_in(const char *s, size_t len, MemArena *arena)
+{
+    unsigned char *u = mem_alloc(arena, 16);
+    size_t i = 0;
+    bool braces = false;
+    if (len > 0 && s[0] == '{') {
+        braces = true;
+        i++;
+    }
+    for (int k = 0; k < 16; k++) {
+        int hi, lo;
+        if (i + 1 >= len || (hi = typio_hexval(s[i])) < 0 || (lo = typio_hexval(s[i + 1])) < 0)
+            goto bad;
+        u[k] = (unsigned char)(hi * 16 + lo);
+        i += 2;
+        if (i < len && s[i] == '-' && k % 2 == 1 && k < 15)
+            i++;
+    }
+    if (braces) {
+        if (i >= len || s[i] != '}')
+            goto bad;
+        i++;
+    }
+    if (i != len)
+        goto bad;
+    return (StrRef){(const char *)u, 16};
+bad:
+    err_raise(ERRCODE_INVALID_TEXT_REPRESENTATION, "invalid input syntax for type uuid: \"%.*s\"",
+              (int)len, s);
+}
+
+size_t uuid_format(StrRef u, char *buf)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    for (uint32_t k = 0; k < 16 && k < u.len; k++) {
+        unsigned char c = (unsigned char)u.ptr[k];
+        if (k == 4 || k == 6 || k == 8 || k == 10)
+            buf[n++] = '-';
+        buf[n++] = hex[c >> 4];
+        buf[n++] = hex[c & 15];
+    }
+    buf[n] = '\0';
+    return n;
+}
+
 /* ---- per value ---- */
 
 void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *out)
@@ -308,7 +359,9 @@ void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *ou
     case TYPE_FLOAT8: out->u.f64 = typio_parse_float8(s, len); return;
     case TYPE_NUMERIC: out->u.str = numeric_in(s, len, t.typmod, arena); return;
     case TYPE_DATE: out->u.i32 = date_in(s, len); return;
-    case TYPE_TIMESTAMP: out->u.i64 = timestamp_in(s, len); return;
+    case TYPE_TIMESTAMP:
+        out->u.i64 = datetime_round_typmod(timestamp_in(s, len), t.typmod);
+        return;
     case TYPE_TEXT:
     case TYPE_UNKNOWN: out->u.str = typio_copy(s, len, arena); return;
     case TYPE_VARCHAR:
@@ -329,7 +382,19 @@ void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *ou
         return;
     }
     case TYPE_BYTEA: out->u.str = typio_bytea_in(s, len, arena); return;
+    case TYPE_TIMESTAMPTZ:
+        out->u.i64 = datetime_round_typmod(timestamptz_in(s, len), t.typmod);
+        return;
+    case TYPE_TIME: out->u.i64 = datetime_round_typmod(time_in(s, len), t.typmod); return;
+    case TYPE_INTERVAL: out->u.str = interval_in(s, len, t.typmod, arena); return;
+    case TYPE_UUID: out->u.str = uuid_in(s, len, arena); return;
+    case TYPE_JSON: out->u.str = json_in(s, len, arena); return;
+    case TYPE_JSONB: out->u.str = jsonb_in(s, len, arena); return;
     default:
+        if (type_is_array(t.oid)) {
+            out->u.str = array_in(t, s, len, arena);
+            return;
+        }
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "type with OID %u is not supported",
                   (unsigned)t.oid);
     }
@@ -351,6 +416,10 @@ void type_output(SqlType t, const Value *v, const OutputOptions *opt, StrBuf *ou
     case TYPE_NUMERIC: numeric_out(v->u.str, out); return;
     case TYPE_DATE: n = date_format(v->u.i32, buf); break;
     case TYPE_TIMESTAMP: n = timestamp_format(v->u.i64, buf); break;
+    case TYPE_TIMESTAMPTZ: n = timestamptz_format(v->u.i64, buf); break;
+    case TYPE_TIME: n = time_format(v->u.i64, buf); break;
+    case TYPE_INTERVAL: interval_out(v->u.str, out); return;
+    case TYPE_UUID: n = uuid_format(v->u.str, buf); break;
     case TYPE_BYTEA: {
         size_t start = out->len;
         strbuf_reserve(out, 2 + (size_t)v->u.str.len * 2);
@@ -358,7 +427,12 @@ void type_output(SqlType t, const Value *v, const OutputOptions *opt, StrBuf *ou
         out->data[out->len] = '\0';
         return;
     }
-    default: /* text-like */
+    default:
+        if (type_is_array(t.oid)) {
+            array_out(v->u.str, opt, out);
+            return;
+        }
+        /* text-like, json, jsonb (stored as its canonical text) */
         strbuf_append(out, v->u.str.ptr, v->u.str.len);
         return;
     }
@@ -427,6 +501,8 @@ static void typio_vector_fixed(const Vector *v, const uint16_t *sel, uint32_t co
     case TYPE_FLOAT8: TYPIO_FIXED_LOOP(double, TYPIO_F8); break;
     case TYPE_DATE: TYPIO_FIXED_LOOP(int32_t, date_format); break;
     case TYPE_TIMESTAMP: TYPIO_FIXED_LOOP(int64_t, timestamp_format); break;
+    case TYPE_TIMESTAMPTZ: TYPIO_FIXED_LOOP(int64_t, timestamptz_format); break;
+    case TYPE_TIME: TYPIO_FIXED_LOOP(int64_t, time_format); break;
     default: ERR_ASSERT(!"fixed-width output of an unexpected type");
     }
 #undef TYPIO_F4
@@ -435,7 +511,8 @@ static void typio_vector_fixed(const Vector *v, const uint16_t *sel, uint32_t co
 
 /* numeric and bytea: formatted through a scratch buffer, copied to the arena. */
 static void typio_vector_var(const Vector *v, const uint16_t *sel, uint32_t count,
-                             MemArena *arena, StrRef *out)
+                             const OutputOptions *opt, StrBuf *scratch, MemArena *arena,
+                             StrRef *out)
 {
     const StrRef *d = (const StrRef *)v->data;
     bool is_numeric = v->type.oid == TYPE_NUMERIC;
@@ -449,11 +526,36 @@ static void typio_vector_var(const Vector *v, const uint16_t *sel, uint32_t coun
         if (is_numeric) {
             char *p = numeric_format_arena(d[r], arena, &out[i].len);
             out[i].ptr = p;
+        } else if (v->type.oid != TYPE_BYTEA) {
+            /* interval, uuid, arrays: the per-value formatter, copied out */
+            Value val;
+            memset(&val, 0, sizeof val);
+            val.u.str = d[r];
+            strbuf_reset(scratch);
+            type_output(v->type, &val, opt, scratch);
+            out[i].ptr = mem_strndup(arena, scratch->data, scratch->len);
+            out[i].len = (uint32_t)scratch->len;
         } else {
             char *p = mem_alloc(arena, 2 + (size_t)d[r].len * 2);
             out[i].len = (uint32_t)typio_bytea_hex_out(d[r], p);
             out[i].ptr = p;
         }
+    }
+}
+
+/* typio_vector_var with its malloc'd scratch buffer freed on error too. */
+static void typio_vector_var_safe(const Vector *v, const uint16_t *sel, uint32_t count,
+                                  const OutputOptions *opt, StrBuf *scratch, MemArena *arena,
+                                  StrRef *out)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        typio_vector_var(v, sel, count, opt, scratch, arena, out);
+        err_pop(&jmp);
+        strbuf_free(scratch);
+    } else {
+        strbuf_free(scratch);
+        err_rethrow();
     }
 }
 
@@ -481,8 +583,15 @@ void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
     switch (v->type.oid) {
     case TYPE_NUMERIC:
     case TYPE_BYTEA:
-        typio_vector_var(v, sel, count, arena, out);
+    case TYPE_INTERVAL:
+    case TYPE_UUID: {
+        StrBuf scratch;
+        strbuf_init(&scratch);
+        typio_vector_var_safe(v, sel, count, opt, &scratch, arena, out);
         return;
+    }
+    case TYPE_JSON:
+    case TYPE_JSONB:
     case TYPE_TEXT:
     case TYPE_VARCHAR:
     case TYPE_BPCHAR:
@@ -491,6 +600,12 @@ void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
         typio_vector_text(v, sel, count, out);
         return;
     default:
+        if (type_is_array(v->type.oid)) {
+            StrBuf scratch;
+            strbuf_init(&scratch);
+            typio_vector_var_safe(v, sel, count, opt, &scratch, arena, out);
+            return;
+        }
         typio_vector_fixed(v, sel, count, efd, arena, out);
         return;
     }

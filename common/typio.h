@@ -74,6 +74,24 @@ StrRef typio_char_typmod(SqlType t, const char *s, size_t len, bool is_explicit,
 /* Number of UTF-8 characters in s (length(), char(n) padding). */
 size_t typio_utf8_len(const char *s, size_t len);
 
+/* uuid: input as PostgreSQL's string_to_uuid (32 hex digits, a hyphen
+ * allowed after any group of four, optional braces; 22P02 "invalid input
+ * syntax for type uuid: \"x\""); 16 bytes in arena. Output: lowercase
+ * 8-4-4-4-12 into buf (37 bytes at least), returns 36. */
+StrRef uuid_in(const char *s, size_t len, MemArena *arena);
+size_t uuid_format(StrRef u, char *buf);
+
+/*
+ * Hash every active row of a vector with type_hash_value (types.h): hashes[i]
+ * for the i-th active row (sel[i] when sel, else i). NULL hashes to a fixed
+ * value. combine=false stores the hash; true mixes it into hashes[i] (for
+ * multi-column keys: call once per column). One dispatch per row (slow
+ * path for the types without typed kernels: interval, arrays, numeric,
+ * bpchar...).
+ */
+void type_hash_vector(const Vector *v, const uint16_t *sel, uint32_t count, bool combine,
+                      uint64_t *hashes);
+
 /* Hashing shared by joins, aggregation and bloom filters. */
 uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
 static inline uint64_t hash_u64(uint64_t x)

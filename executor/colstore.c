@@ -210,6 +210,10 @@ static inline uint32_t bpchar_len(StrRef s)
 
 static inline uint64_t hash_str(SqlType t, StrRef s)
 {
+    if (exec__str_needs_typecmp(t)) {
+        Value v = {.is_null = false, .u.str = s};
+        return type_hash_value(t, &v);
+    }
     if (is_numeric(t))
         return numeric_hash(s);
     if (is_bpchar(t))
@@ -265,6 +269,10 @@ uint64_t exec__hash_stored(const ExecColumn *c, uint32_t i, uint64_t hprev, bool
 
 static inline bool str_eq(SqlType t, StrRef a, StrRef b)
 {
+    if (exec__str_needs_typecmp(t)) {
+        Value x = {.is_null = false, .u.str = a}, y = {.is_null = false, .u.str = b};
+        return type_compare(t, &x, &y) == 0;
+    }
     if (is_numeric(t))
         return numeric_cmp(a, b) == 0;
     uint32_t la = a.len, lb = b.len;
@@ -310,4 +318,91 @@ void exec__eq_column(const Vector *v, const uint16_t *rows, const ExecColumn *c,
         bool both_null = !va && !vc;
         eq[i] = (uint8_t)((va && vc && eq[i]) || (both_null && nulls_equal));
     }
+}
+
+void exec__vec_const_null(Vector *v, SqlType type, MemArena *arena)
+{
+    vec_init(v, type, arena);
+    v->is_const = true;
+    memset(v->data, 0, phys_size(v->phys));
+    memset(v->validity_buf, 0, sizeof(uint64_t) * VEC_VALIDITY_WORDS);
+    v->validity = v->validity_buf;
+}
+
+void exec__col_get(const ExecColumn *c, uint32_t i, Value *out)
+{
+    out->is_null = !exec__col_valid(c, i);
+    if (out->is_null)
+        return;
+    switch (c->phys) {
+    case PHYS_BOOL: out->u.b = c->data[i] != 0; break;
+    case PHYS_I16: out->u.i16 = ((const int16_t *)c->data)[i]; break;
+    case PHYS_I32: out->u.i32 = ((const int32_t *)c->data)[i]; break;
+    case PHYS_I64: out->u.i64 = ((const int64_t *)c->data)[i]; break;
+    case PHYS_F32: out->u.f32 = ((const float *)c->data)[i]; break;
+    case PHYS_F64: out->u.f64 = ((const double *)c->data)[i]; break;
+    case PHYS_STR: out->u.str = ((const StrRef *)c->data)[i]; break;
+    }
+}
+
+/* This column's differences for rows [from, to) (to - from <= VEC_CAPACITY) into t[i - from]. */
+static void adjacent_chunk(const ExecColumn *c, uint32_t from, uint32_t to, uint8_t *t)
+{
+#define ADJ_LOOP(CT, NE)                                                          \
+    { const CT *d = (const CT *)c->data;                                          \
+      for (uint32_t i = from; i < to; i++) { CT x = d[i - 1], y = d[i];           \
+          t[i - from] = (uint8_t)(NE); } break; }
+    switch (c->phys) {
+    case PHYS_BOOL: ADJ_LOOP(uint8_t, x != y)
+    case PHYS_I16: ADJ_LOOP(int16_t, x != y)
+    case PHYS_I32: ADJ_LOOP(int32_t, x != y)
+    case PHYS_I64: ADJ_LOOP(int64_t, x != y)
+    case PHYS_F32: ADJ_LOOP(float, !dbl_eq(x, y))
+    case PHYS_F64: ADJ_LOOP(double, !dbl_eq(x, y))
+    case PHYS_STR: {
+        const StrRef *d = (const StrRef *)c->data;
+        for (uint32_t i = from; i < to; i++)
+            t[i - from] = exec__col_valid(c, i) && exec__col_valid(c, i - 1) && !str_eq(c->type, d[i - 1], d[i]);
+        break;
+    }
+    }
+#undef ADJ_LOOP
+    if (!c->has_null)
+        return;
+    for (uint32_t i = from; i < to; i++) {
+        bool a = exec__col_valid(c, i - 1), b = exec__col_valid(c, i);
+        t[i - from] = (uint8_t)((a && b) ? t[i - from] : a != b);   /* NULLs equal each other */
+    }
+}
+
+void exec__col_adjacent_diff(const ExecColumn *c, uint32_t from, uint32_t to, uint8_t *diff)
+{
+    uint8_t t[VEC_CAPACITY];
+    if (from == 0)
+        from = 1;
+    for (uint32_t lo = from; lo < to; lo += VEC_CAPACITY) {
+        uint32_t hi = to - lo < VEC_CAPACITY ? to : lo + VEC_CAPACITY;
+        adjacent_chunk(c, lo, hi, t);
+        for (uint32_t i = lo; i < hi; i++)
+            diff[i] |= t[i - lo];
+    }
+}
+
+void exec__col_compact(ExecColumn *c, const uint32_t *idx, uint32_t n)
+{
+    bool has_null = false;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = idx[j];
+        ERR_ASSERT(i >= j);
+        memcpy(c->data + (size_t)j * c->elem, c->data + (size_t)i * c->elem, c->elem);
+        uint64_t valid = exec__bit(c->validity, i);
+        uint64_t m = UINT64_C(1) << (j & 63);
+        c->validity[j >> 6] = (c->validity[j >> 6] & ~m) | (valid << (j & 63));
+        has_null |= !valid;
+    }
+    /* clear the bits past the new end so later appends OR into zeros */
+    for (uint32_t j = n; j < c->count; j++)
+        c->validity[j >> 6] &= ~(UINT64_C(1) << (j & 63));
+    c->count = n;
+    c->has_null = has_null;
 }

@@ -45,8 +45,13 @@ typedef struct ExecUtilRows {
 } ExecUtilRows;
 
 /* Run a utility statement. Fills rows (SHOW/EXPLAIN) and the command tag. */
-void exec__utility_run(ExecSession *s, const Plan *plan, MemArena *arena, ExecUtilRows *rows,
-                       char *tag, size_t tag_size);
+void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
+                       ExecUtilRows *rows, char *tag, size_t tag_size);
+/* EXPLAIN ANALYZE: run plan to completion discarding its rows, filling
+ * stats[node_id] (zeroed by the caller; times made inclusive of children);
+ * returns the total time in ms. */
+double exec__run_analyze(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
+                         PlanNodeStats *stats);
 
 #endif
 
@@ -62,7 +67,37 @@ void exec__utility_run(ExecSession *s, const Plan *plan, MemArena *arena, ExecUt
 
 /* ---------- query-wide context ---------- */
 
-/* What every operator of one portal shares. */
+typedef struct ExecColumn ExecColumn;
+typedef struct ExecPlanRun ExecPlanRun;
+
+/* A materialised row set (CTE results, recursive worktables). */
+typedef struct ExecRowSet {
+    int ncols;
+    ExecColumn *cols;
+    uint32_t nrows;
+    bool done;                /* CTE: fully materialised */
+} ExecRowSet;
+
+/* Cached result of an uncorrelated subplan. */
+typedef struct ExecSubplanCache {
+    bool done;
+    Value value;
+} ExecSubplanCache;
+
+/* What every (nested) run of one portal shares: CTE buffers, worktables,
+ * subplan caches, EXPLAIN ANALYZE counters, and every nested run to close. */
+typedef struct ExecShared {
+    MemArena *arena;          /* the portal's query arena */
+    int nctes, nworktables, nsubplans;
+    ExecRowSet *ctes;         /* by cte_id */
+    ExecRowSet **worktables;  /* by worktable_id: the current iteration's rows */
+    ExecSubplanCache *subplans; /* by subplan_id */
+    struct PlanNodeStats *stats; /* by node_id, NULL = not measuring */
+    int nstats;
+    struct ExecQuery *main;   /* the portal's top-level query context */
+} ExecShared;
+
+/* What every operator of one run shares. */
 typedef struct ExecQuery {
     MemArena *arena;          /* the query arena: everything lives here */
     StoreTxn *txn;            /* the session's transaction */
@@ -70,7 +105,15 @@ typedef struct ExecQuery {
     int nparams;
     MemArena **scratch;       /* per-operator scratch arenas (destroyed at close) */
     int nscratch, scratch_cap;
+    ExecShared *shared;       /* never NULL inside a portal */
+    const Value *outer;       /* EXPR_OUTER_REF slots of this (re)run */
+    int nouter;
+    struct ExecSubRun **subs; /* nested runs created by this run's operators */
+    int nsubs, subs_cap;
 } ExecQuery;
+
+/* The shared state of a portal running plan (arrays sized from the Plan). */
+ExecShared *exec__shared_new(ExecQuery *q, const Plan *plan);
 
 /* A scratch arena reset per batch by its owner; destroyed with the query. */
 MemArena *exec__scratch_create(ExecQuery *q);
@@ -84,6 +127,14 @@ static inline const uint64_t *exec__validity(const Vector *v)
 /* Index mask: 0 for constant vectors (every row reads index 0). */
 static inline uint32_t exec__mask(const Vector *v) { return v->is_const ? 0u : 0xFFFFu; }
 static inline bool exec__bit(const uint64_t *bm, uint32_t row) { return (bm[row >> 6] >> (row & 63)) & 1; }
+
+/* String-form types whose equality/order is not their bytes (interval:
+ * '1 month' = '30 days'; arrays: element-wise): they go through
+ * type_compare / type_hash_value (common/types.h), one call per value. */
+static inline bool exec__str_needs_typecmp(SqlType t)
+{
+    return t.oid == TYPE_INTERVAL || type_is_array(t.oid);
+}
 
 /* Identity selection 0..VEC_CAPACITY-1. */
 extern uint16_t exec__identity_sel[VEC_CAPACITY];
@@ -102,6 +153,8 @@ typedef enum ExprStepKind {
     STEP_IS_NOT_NULL,
     STEP_CASE,
     STEP_IN_LIST,
+    STEP_SUBPLAN,   /* a subquery's result per row (subplan.c) */
+    STEP_ARRAY,     /* ARRAY[...] constructor */
 } ExprStepKind;
 
 typedef struct ExprStep {
@@ -116,6 +169,8 @@ typedef struct ExprStep {
     uint16_t *subsel;       /* AND/OR/CASE/IN: sub-selection buffer */
     uint16_t *subsel2;
     Vector tmp;             /* IN: equality result */
+    struct ExecSubplan *sub; /* STEP_SUBPLAN */
+    Value *vals;            /* STEP_ARRAY: one row's elements */
 } ExprStep;
 
 typedef struct ExprProg {
@@ -132,6 +187,10 @@ ExprProg *exec__expr_compile(ExecQuery *q, const Expr *e, MemArena *scratch);
  * pass in->sel/in->count normally). Results are indexed by row like the
  * input. The returned vector is valid until the next evaluation. */
 Vector *exec__expr_eval(ExprProg *p, const Batch *in, const uint16_t *sel, uint32_t count);
+/* Subplans (subplan.c): prepare at compile time; evaluate the active rows. */
+struct ExecSubplan *exec__subplan_new(ExecQuery *q, const Expr *e);
+void exec__subplan_eval(struct ExecSubplan *sp, Vector *const *args, Vector *out, const uint16_t *sel,
+                        uint32_t n, MemArena *scratch);
 /* Turn a boolean vector into the selection of rows that are true (NULL and
  * false dropped), branch-free. Returns the new count; out_sel may alias sel. */
 uint32_t exec__select_true(const Vector *pred, const uint16_t *sel, uint32_t count, uint16_t *out_sel);
@@ -142,7 +201,7 @@ uint32_t exec__select_true(const Vector *pred, const uint16_t *sel, uint32_t cou
  * group keys). Contiguous and geometrically grown; strings copied into the
  * query arena. Validity as a bitmap so 2048-row windows at multiples of 64
  * can be handed out as vectors without copying. */
-typedef struct ExecColumn {
+struct ExecColumn {
     SqlType type;
     PhysType phys;
     uint32_t elem;
@@ -150,7 +209,7 @@ typedef struct ExecColumn {
     uint64_t *validity;
     uint32_t count, cap;
     bool has_null;
-} ExecColumn;
+};
 
 void exec__col_init(ExecColumn *c, SqlType type, MemArena *arena, uint32_t cap);
 /* Make room for n more values. */
@@ -163,6 +222,14 @@ void exec__col_gather(const ExecColumn *c, const uint32_t *idx, uint32_t n, Vect
 void exec__col_view(const ExecColumn *c, uint32_t start, Vector *out);
 static inline bool exec__col_valid(const ExecColumn *c, uint32_t i) { return exec__bit(c->validity, i); }
 
+/* Keep only rows idx[0..n) (strictly increasing), moved to 0..n in place. */
+void exec__col_compact(ExecColumn *c, const uint32_t *idx, uint32_t n);
+/* Stored value i as a Value (strings point into the store). */
+void exec__col_get(const ExecColumn *c, uint32_t i, Value *out);
+/* diff[i] |= (row i differs from row i-1 on this column), i in [max(from,1), to);
+ * NULLs equal each other. (Rows where both are NULL keep diff's old value
+ * from other columns only if the caller ORs column by column: see window.) */
+void exec__col_adjacent_diff(const ExecColumn *c, uint32_t from, uint32_t to, uint8_t *diff);
 /* Copy active rows of a (possibly constant) vector into a flat one at the same row indexes. */
 void exec__vec_flatten(const Vector *src, const uint16_t *sel, uint32_t count, Vector *dst);
 /* Copy rows src[srow[i]] → dst[drow[i]] (same type). */
@@ -206,6 +273,29 @@ void exec__gt_init(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType
 uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t *sel, uint32_t n,
                          uint32_t *group_of);
 
+/* ---------- aggregate states (op_agg.c), shared with windows ---------- */
+
+/* One aggregate call's states for `cap` groups (grown by reserve). */
+typedef struct AggSlot AggSlot;
+/* Compile the call's argument/filter (results in scratch, which the caller
+ * resets per batch) and allocate states for cap groups. */
+void exec__agg_slot_init(ExecQuery *q, AggSlot *s, const AggCall *c, MemArena *scratch, uint32_t cap);
+size_t exec__agg_slot_size(void);
+void exec__agg_slot_reserve(AggSlot *s, MemArena *a, uint32_t ngroups);
+/* Add the active rows of in; grp[i] = group of the i-th active row
+ * (one_group: every row in group grp[0]). */
+void exec__agg_slot_update(AggSlot *s, MemArena *qa, const Batch *in, const uint32_t *grp, bool one_group);
+/* End of input: an aggregate with ORDER BY inside folds its buffered rows
+ * now, in order (call before reading results). */
+void exec__agg_slot_finish(AggSlot *s, MemArena *qa);
+/* Group g's result into out[row] (strings/numerics in a). */
+void exec__agg_slot_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, MemArena *a);
+/* Whether the result is independent of the order rows are added in (exact
+ * sums, counts, min/max): windows may then add rows back to front. */
+bool exec__agg_slot_order_free(const AggSlot *s);
+/* Forget group g's state (windows restart a frame). Not for DISTINCT. */
+void exec__agg_slot_clear(AggSlot *s, uint32_t g);
+
 /* ---------- operators and pipelines ---------- */
 
 typedef enum ExecOpResult { EXEC_NEED_INPUT, EXEC_HAVE_MORE } ExecOpResult;
@@ -227,6 +317,10 @@ struct ExecOp {
     /* Sink: consume in (copy what must outlive the batch). */
     void (*sink)(ExecOp *op, Batch *in);
     void (*finalize)(ExecOp *op);
+    /* Streaming, optional: after the pipeline's source is exhausted, fill
+     * *out with output that needs no input (a right/full join's unmatched
+     * build rows); false when nothing is left. Called until false. */
+    bool (*flush)(ExecOp *op, Batch **out);
     void (*close)(ExecOp *op);
     void *state;
 };
@@ -242,6 +336,7 @@ struct ExecPipeline {
     bool source_done;
     bool stop;                  /* set by LIMIT: no more input needed */
     int stop_level;             /* index of the operator that set stop, -1 */
+    int flush_level;            /* operator being flushed after the source ended, -1 = none */
     bool finished;
 };
 
@@ -257,11 +352,42 @@ ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_limit(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_distinct(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_insert(ExecQuery *q, const PlanNode *n, bool buffered);
+ExecOp *exec__op_window(ExecQuery *q, const PlanNode *n);
+ExecOp *exec__op_setop(ExecQuery *q, const PlanNode *n);
+ExecOp *exec__op_setop_right(ExecQuery *q, ExecOp *setop);
+ExecOp *exec__op_append(ExecQuery *q, const PlanNode *n);
+ExecOp *exec__op_cte_scan(ExecQuery *q, const PlanNode *n);
+ExecOp *exec__op_recursive_union(ExecQuery *q, const PlanNode *n);
+ExecOp *exec__op_worktable_scan(ExecQuery *q, const PlanNode *n);
+ExecOp *exec__op_function_scan(ExecQuery *q, const PlanNode *n);
 uint64_t exec__insert_count(const ExecOp *op);
+/* A stable sort of nrows stored rows under keys (columns index cols):
+ * the permutation, in arena. */
+uint32_t *exec__sort_columns(ExecColumn *cols, int ncols, const SortKey *keys, int nkeys, uint32_t nrows,
+                             MemArena *arena);
 /* ORDER BY under LIMIT: only the first topn rows will be read. */
 void exec__sort_set_topn(ExecOp *op, int64_t topn);
 /* offset + limit of a LIMIT operator, -1 when it has no limit. */
 int64_t exec__limit_total(const ExecOp *op);
+
+/* Join kinds as the operators implement them (mapped from the plan node). */
+typedef enum ExecJoinKind {
+    EXEC_JOIN_INNER,
+    EXEC_JOIN_LEFT,      /* unmatched left rows null-extended */
+    EXEC_JOIN_RIGHT,     /* unmatched right (build/inner) rows null-extended, at flush */
+    EXEC_JOIN_FULL,
+    EXEC_JOIN_SEMI,      /* left rows with a match, once; output = left columns */
+    EXEC_JOIN_ANTI,      /* left rows without a match */
+    EXEC_JOIN_ANTI_NA,   /* NOT IN: anti with SQL's NULL rules (a NULL comparison excludes) */
+    EXEC_JOIN_MARK,      /* every left row plus a bool: matched (NULL: might match, null-aware) */
+} ExecJoinKind;
+ExecJoinKind exec__join_kind(const PlanNode *n);
+static inline bool exec__join_left_only(ExecJoinKind k)
+{
+    return k == EXEC_JOIN_SEMI || k == EXEC_JOIN_ANTI || k == EXEC_JOIN_ANTI_NA || k == EXEC_JOIN_MARK;
+}
+/* Null-extension helpers: a vector that is NULL in every row (constant). */
+void exec__vec_const_null(Vector *v, SqlType type, MemArena *arena);
 
 /* Joins: output = left columns of rows pair_l, then right columns of stored rows pair_r. */
 void exec__join_gather(const Batch *in, const uint16_t *pair_l, const ExecColumn *rstore, int rcols,
@@ -275,7 +401,7 @@ ExecOp *exec__op_new(ExecQuery *q, const PlanNode *n, size_t state_size);
 Batch *exec__batch_new(ExecQuery *q, int ncols, const SqlType *types);
 
 /* A plan cut into pipelines, in dependency order (root last). */
-typedef struct ExecPlanRun {
+struct ExecPlanRun {
     ExecQuery *q;
     int npipes;
     ExecPipeline **pipes;
@@ -283,7 +409,8 @@ typedef struct ExecPlanRun {
     ExecOp *insert;             /* root sink of INSERT, else NULL */
     ExecOp **all_ops;
     int nall, all_cap;
-} ExecPlanRun;
+    bool closed;
+};
 
 ExecPlanRun *exec__plan_new(ExecQuery *q);
 /* Cut root into pipelines and initialise every operator (scans begin). */
@@ -296,6 +423,40 @@ typedef bool (*ExecEmitFn)(void *ctx, Batch *b);
 bool exec__plan_run(ExecPlanRun *r, ExecEmitFn emit, void *ctx);
 void exec__plan_close(ExecPlanRun *r);
 
+/*
+ * Pulling a subtree one batch at a time (APPEND children, CTE
+ * materialisation, recursive terms, subplans, lateral sides): a nested run
+ * whose root pipeline suspends after every batch. With rerun, the subtree
+ * lives in its own arena and is rebuilt by exec__sub_start (new outer
+ * values, fresh operators) — plans are never re-planned, only re-run.
+ */
+typedef struct ExecSubRun {
+    const PlanNode *root;
+    ExecQuery q;              /* copy of the parent's, arena/outer/scratch its own */
+    ExecQuery *parent;
+    MemArena *arena;          /* rerun: reset at every start; else the parent's */
+    ExecPlanRun *run;
+    Batch *batch;             /* the last batch pulled */
+    bool got, finished, rerun;
+    uint64_t starts;
+} ExecSubRun;
+ExecSubRun *exec__sub_new(ExecQuery *parent, const PlanNode *root, bool rerun);
+/* (Re)start the subtree with these outer slot values (copied by pointer). */
+void exec__sub_start(ExecSubRun *s, const Value *outer, int nouter);
+/* Next batch of the subtree; false at its end. Valid until the next call. */
+bool exec__sub_next(ExecSubRun *s, Batch **out);
+/* Close every nested run created under q (scans ended, arenas freed). */
+void exec__subs_close(ExecQuery *q);
+/* Row sets: column stores of n's column types. */
+void exec__rowset_init(ExecRowSet *rs, const PlanNode *n, MemArena *arena);
+void exec__rowset_clear(ExecRowSet *rs);
+void exec__rowset_append(ExecRowSet *rs, MemArena *arena, const Batch *b);
+/* Batch rows [pos, pos+n) of a row set as views (pos multiple of 64). */
+void exec__rowset_view(const ExecRowSet *rs, uint32_t pos, Batch *out);
+
+/* Evaluate an expression without input columns (constants, parameters,
+ * outer references of this run); strings in q->arena. */
+void exec__eval_const(ExecQuery *q, const Expr *e, Value *out);
 /* Evaluate a LIMIT/OFFSET style integer expression; false when NULL. */
 bool exec__eval_int8(ExecQuery *q, const Expr *e, int64_t *out);
 
@@ -334,7 +495,12 @@ typedef struct ExecUtilRows {
 } ExecUtilRows;
 
 /* Run a utility statement. Fills rows (SHOW/EXPLAIN) and the command tag. */
-void exec__utility_run(ExecSession *s, const Plan *plan, MemArena *arena, ExecUtilRows *rows,
-                       char *tag, size_t tag_size);
+void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
+                       ExecUtilRows *rows, char *tag, size_t tag_size);
+/* EXPLAIN ANALYZE: run plan to completion discarding its rows, filling
+ * stats[node_id] (zeroed by the caller; times made inclusive of children);
+ * returns the total time in ms. */
+double exec__run_analyze(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
+                         PlanNodeStats *stats);
 
 #endif

@@ -24,6 +24,7 @@
 #include "executor/exec_int.h"
 
 #include <string.h>
+#include "common/array.h"
 #include "common/error.h"
 
 #define ONES8 ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), \
@@ -64,7 +65,7 @@ static void const_vector(Vector *v, SqlType type, const Value *val, MemArena *ar
 static ExprStepKind step_kind(const Expr *e)
 {
     switch (e->kind) {
-    case EXPR_CONST: case EXPR_PARAM: return STEP_CONST;
+    case EXPR_CONST: case EXPR_PARAM: case EXPR_OUTER_REF: return STEP_CONST;
     case EXPR_COLUMN: case EXPR_AGG_RESULT: return STEP_COLUMN;
     case EXPR_FUNC: return STEP_FUNC;
     case EXPR_CAST: return STEP_CAST;
@@ -75,6 +76,8 @@ static ExprStepKind step_kind(const Expr *e)
     case EXPR_IS_NOT_NULL: return STEP_IS_NOT_NULL;
     case EXPR_CASE: return STEP_CASE;
     case EXPR_IN_LIST: return STEP_IN_LIST;
+    case EXPR_SUBPLAN: return STEP_SUBPLAN;
+    case EXPR_ARRAY: return STEP_ARRAY;
     }
     err_raise(ERRCODE_INTERNAL_ERROR, "unrecognized expression kind %d", (int)e->kind);
 }
@@ -97,6 +100,10 @@ static int compile_step(ExecQuery *q, ExprProg *p, const Expr *e)
             if (e->index < 0 || e->index >= q->nparams)
                 err_raise(ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%d", e->index + 1);
             const_vector(&st->own, e->type, &q->params[e->index], q->arena);
+        } else if (e->kind == EXPR_OUTER_REF) {
+            if (e->index < 0 || e->index >= q->nouter)
+                err_raise(ERRCODE_INTERNAL_ERROR, "outer reference %d outside its subplan", e->index);
+            const_vector(&st->own, e->type, &q->outer[e->index], q->arena);
         } else {
             const_vector(&st->own, e->type, &e->value, q->arena);
         }
@@ -125,6 +132,14 @@ static int compile_step(ExecQuery *q, ExprProg *p, const Expr *e)
         break;
     case STEP_NOT: case STEP_IS_NULL: case STEP_IS_NOT_NULL:
         vec_init(&st->own, SQLTYPE(TYPE_BOOL), q->arena);
+        break;
+    case STEP_SUBPLAN:
+        vec_init(&st->own, e->type, q->arena);
+        st->sub = exec__subplan_new(q, e);
+        break;
+    case STEP_ARRAY:
+        vec_init(&st->own, e->type, q->arena);
+        st->vals = MEM_NEW_ARRAY(q->arena, Value, e->nargs > 0 ? e->nargs : 1);
         break;
     }
     return idx;
@@ -397,6 +412,32 @@ static void eval_in(ExprProg *p, ExprStep *st, const Batch *in, const uint16_t *
     }
 }
 
+/* ARRAY[a, b, ...]: one packed array per row (common/array.h), in the
+ * batch scratch arena; constant when every element is. */
+static void eval_array(ExprProg *p, ExprStep *st, const Batch *in, const uint16_t *sel, uint32_t n)
+{
+    bool all_const = true;
+    for (int k = 0; k < st->nargs; k++) {
+        eval_step(p, st->args[k], in, sel, n);
+        all_const &= p->steps[st->args[k]].out->is_const;
+    }
+    SqlType elem = SQLTYPE(type_element_of(st->expr->type.oid));
+    Vector *r = &st->own;
+    r->is_const = all_const;
+    r->validity = NULL;
+    uint32_t cnt = all_const ? 1 : n;
+    for (uint32_t i = 0; i < cnt; i++) {
+        uint32_t row = all_const ? 0 : (sel ? sel[i] : i);
+        for (int k = 0; k < st->nargs; k++) {
+            const Vector *a = p->steps[st->args[k]].out;
+            vec_get_value(a, row & exec__mask(a), &st->vals[k]);
+        }
+        Value v = {.is_null = false};
+        v.u.str = array_build(elem, 1, (uint32_t)st->nargs, st->vals, p->scratch);
+        vec_set_value(r, row, &v);
+    }
+}
+
 static void eval_step(ExprProg *p, int idx, const Batch *in, const uint16_t *sel, uint32_t n)
 {
     ExprStep *st = &p->steps[idx];
@@ -423,6 +464,19 @@ static void eval_step(ExprProg *p, int idx, const Batch *in, const uint16_t *sel
     case STEP_IN_LIST:
         eval_in(p, st, in, sel, n);
         return;
+    case STEP_ARRAY:
+        eval_array(p, st, in, sel, n);
+        return;
+    case STEP_SUBPLAN: {
+        Vector *argv[64];
+        ERR_ASSERT(st->nargs <= 64);
+        for (int k = 0; k < st->nargs; k++) {
+            eval_step(p, st->args[k], in, sel, n);
+            argv[k] = p->steps[st->args[k]].out;
+        }
+        exec__subplan_eval(st->sub, argv, &st->own, sel, n, p->scratch);
+        return;
+    }
     }
 }
 
@@ -477,23 +531,28 @@ uint32_t exec__select_true(const Vector *pred, const uint16_t *sel, uint32_t cou
 
 /* ---------- scalar evaluation (constant folding) ---------- */
 
-void exec_eval_scalar(const Expr *e, const Value *params, int nparams, MemArena *arena, Value *out)
+void exec__eval_const(ExecQuery *q, const Expr *e, Value *out)
 {
-    ExecQuery q = {.arena = arena, .params = params, .nparams = nparams};
-    ExprProg *p = exec__expr_compile(&q, e, arena);
+    ExprProg *p = exec__expr_compile(q, e, q->arena);
     Vector *v = exec__expr_eval(p, NULL, NULL, 1);
     vec_get_value(v, 0, out);
     if (!out->is_null && type_phys(e->type) == PHYS_STR && out->u.str.len > 0) {
-        char *copy = mem_alloc(arena, out->u.str.len);
+        char *copy = mem_alloc(q->arena, out->u.str.len);
         memcpy(copy, out->u.str.ptr, out->u.str.len);
         out->u.str.ptr = copy;
     }
 }
 
+void exec_eval_scalar(const Expr *e, const Value *params, int nparams, MemArena *arena, Value *out)
+{
+    ExecQuery q = {.arena = arena, .params = params, .nparams = nparams};
+    exec__eval_const(&q, e, out);
+}
+
 bool exec__eval_int8(ExecQuery *q, const Expr *e, int64_t *out)
 {
     Value v;
-    exec_eval_scalar(e, q->params, q->nparams, q->arena, &v);
+    exec__eval_const(q, e, &v);
     if (v.is_null)
         return false;
     switch (type_phys(e->type)) {

@@ -20,12 +20,12 @@
 
 /* ---------- aggregates (PostgreSQL's pg_aggregate result types) ---------- */
 
-#define AGG_SUM_AVG(t, sum_ret, avg_ret) \
-    {"sum", AGG_SUM, (t), (sum_ret)}, {"avg", AGG_AVG, (t), (avg_ret)},
-#define AGG_MIN_MAX(t) {"min", AGG_MIN, (t), (t)}, {"max", AGG_MAX, (t), (t)},
+#define AGG1(nm, k, t, ret) {.name = (nm), .kind = (k), .argtype = (t), .rettype = (ret)}
+#define AGG_SUM_AVG(t, sum_ret, avg_ret) AGG1("sum", AGG_SUM, t, sum_ret), AGG1("avg", AGG_AVG, t, avg_ret),
+#define AGG_MIN_MAX(t) AGG1("min", AGG_MIN, t, t), AGG1("max", AGG_MAX, t, t),
 
 static const AggDesc agg_table[] = {
-    {"count", AGG_COUNT_STAR, TYPE_INVALID, TYPE_INT8},
+    AGG1("count", AGG_COUNT_STAR, TYPE_INVALID, TYPE_INT8),
     AGG_SUM_AVG(TYPE_INT2, TYPE_INT8, TYPE_NUMERIC)
     AGG_SUM_AVG(TYPE_INT4, TYPE_INT8, TYPE_NUMERIC)
     AGG_SUM_AVG(TYPE_INT8, TYPE_NUMERIC, TYPE_NUMERIC)
@@ -40,7 +40,7 @@ static const AggDesc agg_table[] = {
 #define AGG_TABLE_COUNT ((int)(sizeof agg_table / sizeof agg_table[0]))
 
 /* count(expr): one descriptor for every argument type (argtype INVALID = any). */
-static const AggDesc agg_count_any = {"count", AGG_COUNT, TYPE_INVALID, TYPE_INT8};
+static const AggDesc agg_count_any = AGG1("count", AGG_COUNT, TYPE_INVALID, TYPE_INT8);
 
 /* ---------- the indexes ---------- */
 
@@ -49,7 +49,8 @@ static int func_index_count;
 static const FuncDesc **func_variadic; /* variadic functions, unsorted */
 static int func_variadic_count;
 static int *cast_index;               /* indexes into exec__casts, by (source, target) */
-static const AggDesc **agg_index;     /* by (name, argtype) */
+static const AggDesc **agg_index;     /* by (name, argtype, argtype2) */
+static int agg_index_count;
 static pthread_once_t registry_once = PTHREAD_ONCE_INIT;
 
 static int func_cmp(const void *x, const void *y)
@@ -73,7 +74,8 @@ static int agg_cmp(const void *x, const void *y)
     const AggDesc *a = *(const AggDesc *const *)x, *b = *(const AggDesc *const *)y;
     int c = strcmp(a->name, b->name);
     if (c != 0) return c;
-    return (a->argtype > b->argtype) - (a->argtype < b->argtype);
+    if (a->argtype != b->argtype) return a->argtype < b->argtype ? -1 : 1;
+    return (a->argtype2 > b->argtype2) - (a->argtype2 < b->argtype2);
 }
 
 /* malloc failure at start-up is fatal: there is no query to fail. */
@@ -87,9 +89,12 @@ static void *registry_alloc(size_t n)
 static void registry_build_funcs(void)
 {
     const FuncDesc *tables[] = {exec__funcs_arith, exec__funcs_cmp, exec__funcs_string,
-                                exec__funcs_misc};
+                                exec__funcs_misc, exec__funcs_text, exec__funcs_regex,
+                                exec__funcs_math, exec__funcs_datetime};
     const int counts[] = {exec__funcs_arith_count, exec__funcs_cmp_count,
-                          exec__funcs_string_count, exec__funcs_misc_count};
+                          exec__funcs_string_count, exec__funcs_misc_count,
+                          exec__funcs_text_count, exec__funcs_regex_count,
+                          exec__funcs_math_count, exec__funcs_datetime_count};
     int total = 0;
     for (size_t t = 0; t < sizeof counts / sizeof counts[0]; t++) total += counts[t];
     func_index = registry_alloc(sizeof(*func_index) * (size_t)total);
@@ -110,9 +115,10 @@ static void registry_build(void)
     cast_index = registry_alloc(sizeof(int) * (size_t)exec__casts_count);
     for (int i = 0; i < exec__casts_count; i++) cast_index[i] = i;
     qsort(cast_index, (size_t)exec__casts_count, sizeof(int), cast_cmp);
-    agg_index = registry_alloc(sizeof(*agg_index) * AGG_TABLE_COUNT);
-    for (int i = 0; i < AGG_TABLE_COUNT; i++) agg_index[i] = &agg_table[i];
-    qsort(agg_index, AGG_TABLE_COUNT, sizeof(*agg_index), agg_cmp);
+    agg_index = registry_alloc(sizeof(*agg_index) * (size_t)(AGG_TABLE_COUNT + exec__aggs_generic_count));
+    for (int i = 0; i < AGG_TABLE_COUNT; i++) agg_index[agg_index_count++] = &agg_table[i];
+    for (int i = 0; i < exec__aggs_generic_count; i++) agg_index[agg_index_count++] = &exec__aggs_generic[i];
+    qsort(agg_index, (size_t)agg_index_count, sizeof(*agg_index), agg_cmp);
 }
 
 static inline void registry_init(void) { pthread_once(&registry_once, registry_build); }
@@ -145,8 +151,8 @@ void exec_func_candidates(const char *name, int nargs, FuncCandidates *out)
     }
     for (int i = 0; i < func_variadic_count; i++) {
         const FuncDesc *f = func_variadic[i];
-        if (nargs >= f->nargs - 1 && strcmp(f->name, name) == 0 && out->count < max)
-            out->items[out->count++] = f;
+        if (nargs >= f->nargs && strcmp(f->name, name) == 0 && out->count < max)
+            out->items[out->count++] = exec__variadic_instance(f, nargs);
     }
 }
 
@@ -165,8 +171,8 @@ const FuncDesc *exec_func_at(int idx)
 bool exec_is_aggregate_name(const char *name)
 {
     registry_init();
-    for (int i = 0; i < AGG_TABLE_COUNT; i++)
-        if (strcmp(agg_table[i].name, name) == 0) return true;
+    for (int i = 0; i < agg_index_count; i++)
+        if (strcmp(agg_index[i]->name, name) == 0) return true;
     return false;
 }
 
@@ -203,21 +209,25 @@ const CastDesc *exec_cast_lookup_explicit(uint32_t source, uint32_t target)
 
 /* ---------- aggregates ---------- */
 
+const AggDesc *exec_agg_lookup2(const char *name, uint32_t argtype, uint32_t argtype2)
+{
+    registry_init();
+    const AggDesc key = {.name = name, .argtype = argtype, .argtype2 = argtype2};
+    const AggDesc *kp = &key;
+    int lo = 0, hi = agg_index_count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (agg_cmp(&agg_index[mid], &kp) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < agg_index_count && agg_cmp(&agg_index[lo], &kp) == 0) return agg_index[lo];
+    return NULL;
+}
+
 const AggDesc *exec_agg_lookup(const char *name, uint32_t argtype)
 {
     registry_init();
     if (strcmp(name, "count") == 0)
         return argtype == TYPE_INVALID ? &agg_table[0] : &agg_count_any;
-    int lo = 0, hi = AGG_TABLE_COUNT;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        const AggDesc *a = agg_index[mid];
-        int c = strcmp(a->name, name);
-        if (c < 0 || (c == 0 && a->argtype < argtype)) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo < AGG_TABLE_COUNT && strcmp(agg_index[lo]->name, name) == 0 &&
-        agg_index[lo]->argtype == argtype)
-        return agg_index[lo];
-    return NULL;
+    return exec_agg_lookup2(name, argtype, TYPE_INVALID);
 }

@@ -89,7 +89,8 @@ typedef struct FuncCandidates {
 } FuncCandidates;
 
 /* All functions/operators of that name and arity (variadic ones match any
- * arity ≥ their nargs - 1). */
+ * arity ≥ their nargs: at least one argument for the variadic parameter,
+ * as PostgreSQL's). */
 void exec_func_candidates(const char *name, int nargs, FuncCandidates *out);
 /* NULL when no cast exists. Same-type casts are not listed (no-op except
  * typmod coercion, which the executor does with the "typmod" cast:
@@ -110,16 +111,52 @@ typedef enum AggKind {
     AGG_MAX,
 } AggKind;
 
+/*
+ * Aggregates beyond count/sum/avg/min/max (funcs_agg.c) are "generic": their
+ * AggDesc has kind AGG_GENERIC and an AggImpl that op_agg drives. (AGG_GENERIC
+ * is a macro outside the enum so that switches over AggKind without a
+ * default stay warning-free; op_agg tests `desc->impl != NULL` first.)
+ *
+ * A group's state is state_size bytes, all zero initially (no init call).
+ * update() folds n (row, group) pairs of one batch — row rows[i] of the
+ * argument vectors goes to the state at states + grp[i] * state_size —
+ * and is called once per batch (one indirect call per batch, loops inside).
+ * Rows whose first argument is NULL are skipped by update() itself (these
+ * aggregates are strict in it); arg2 is the second argument (corr(y, x):
+ * x; string_agg: the delimiter; percentile_*: the fraction) or NULL for
+ * one-argument aggregates. `arena` holds memory owned by states (string_agg
+ * text, percentile value lists) and lives as long as the states; `scratch`
+ * may be reset after each batch. final() writes one group's result into
+ * out at row (vec_set_null for SQL NULL), result bytes from `arena`.
+ * Aggregates with argtype2 == TYPE_INVALID take one argument.
+ */
+typedef struct AggImpl {
+    uint32_t state_size;
+    void (*update)(uint8_t *states, const uint32_t *grp, const uint16_t *rows, uint32_t n,
+                   const Vector *arg, const Vector *arg2, MemArena *arena, MemArena *scratch);
+    void (*final)(const uint8_t *state, Vector *out, uint32_t row, MemArena *arena);
+} AggImpl;
+
+#define AGG_GENERIC ((AggKind)100)
+
 struct AggDesc {
     const char *name;
     AggKind kind;
     uint32_t argtype;      /* TYPE_INVALID for count(*); count(any) accepts every type */
     uint32_t rettype;
+    uint32_t argtype2;     /* second argument, TYPE_INVALID for one-argument aggregates */
+    const AggImpl *impl;   /* non-NULL exactly for AGG_GENERIC */
+    bool ordered_set;      /* percentile_cont/disc, mode: WITHIN GROUP (ORDER BY arg);
+                              arg2 is the direct argument (the fraction) */
 };
 
 /* NULL when no aggregate of that name accepts argtype (after the planner's
  * coercions: it tries exact, then implicit casts). */
 const AggDesc *exec_agg_lookup(const char *name, uint32_t argtype);
+/* Two-argument aggregates (corr(y, x), string_agg(value, delimiter),
+ * percentile_cont(fraction) WITHIN GROUP (ORDER BY value) with argtype =
+ * the ORDER BY value's type and argtype2 = the fraction's): exact types. */
+const AggDesc *exec_agg_lookup2(const char *name, uint32_t argtype, uint32_t argtype2);
 bool exec_is_aggregate_name(const char *name);
 
 /* ---------- additions (funcs engineer) ---------- */
@@ -152,6 +189,23 @@ extern const FuncDesc exec__funcs_string[];
 extern const int exec__funcs_string_count;
 extern const FuncDesc exec__funcs_misc[];
 extern const int exec__funcs_misc_count;
+extern const FuncDesc exec__funcs_text[];
+extern const int exec__funcs_text_count;
+extern const FuncDesc exec__funcs_regex[];
+extern const int exec__funcs_regex_count;
+extern const FuncDesc exec__funcs_math[];
+extern const int exec__funcs_math_count;
+extern const FuncDesc exec__funcs_datetime[];
+extern const int exec__funcs_datetime_count;
+/* Generic aggregates (funcs_agg.c). */
+extern const AggDesc exec__aggs_generic[];
+extern const int exec__aggs_generic_count;
+/* Numeric square root rounded to rscale digits (funcs_math.c; used by
+ * sqrt(numeric) and the numeric stddev aggregates). */
+StrRef exec__numeric_sqrt(StrRef x, int rscale, MemArena *arena);
+/* The instance of variadic function f for a call with nargs arguments (its
+ * kernel knows the count); f itself when f has no per-arity instances. */
+const FuncDesc *exec__variadic_instance(const FuncDesc *f, int nargs);
 /* Casts: implicit/assignment table and its explicit twin (same order). */
 extern const CastDesc exec__casts[];
 extern const CastDesc exec__casts_explicit[];

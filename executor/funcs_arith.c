@@ -234,6 +234,11 @@ ARITH_BINARY_OPS(X_KERNEL)
     X(int8abs, I8, I8, ABS_I64, raise_i64, "abs", 1396, TYPE_INT8, TYPE_INT8)              \
     X(float4abs, F4, F4, ABS_F4, KERNEL_NO_RAISE, "abs", 1394, TYPE_FLOAT4, TYPE_FLOAT4)   \
     X(float8abs, F8, F8, ABS_F8, KERNEL_NO_RAISE, "abs", 1395, TYPE_FLOAT8, TYPE_FLOAT8)   \
+    X(int2abs_op, I2, I2, ABS_I16, raise_i16, "@", 1398, TYPE_INT2, TYPE_INT2)             \
+    X(int4abs_op, I4, I4, ABS_I32, raise_i32, "@", 1397, TYPE_INT4, TYPE_INT4)             \
+    X(int8abs_op, I8, I8, ABS_I64, raise_i64, "@", 1396, TYPE_INT8, TYPE_INT8)             \
+    X(float4abs_op, F4, F4, ABS_F4, KERNEL_NO_RAISE, "@", 1394, TYPE_FLOAT4, TYPE_FLOAT4)  \
+    X(float8abs_op, F8, F8, ABS_F8, KERNEL_NO_RAISE, "@", 1395, TYPE_FLOAT8, TYPE_FLOAT8)  \
     X(dround, F8, F8, RINT_F8, KERNEL_NO_RAISE, "round", 1342, TYPE_FLOAT8, TYPE_FLOAT8)   \
     X(dtrunc, F8, F8, TRUNC_F8, KERNEL_NO_RAISE, "trunc", 1343, TYPE_FLOAT8, TYPE_FLOAT8)  \
     X(dfloor, F8, F8, FLOOR_F8, KERNEL_NO_RAISE, "floor", 2309, TYPE_FLOAT8, TYPE_FLOAT8)  \
@@ -314,6 +319,7 @@ const FuncDesc exec__funcs_arith[] = {
     F1("-", TYPE_NUMERIC, TYPE_NUMERIC, k_numeric_uminus, 1771),
     F1("+", TYPE_NUMERIC, TYPE_NUMERIC, k_numeric_uplus, 1915),
     F1("abs", TYPE_NUMERIC, TYPE_NUMERIC, k_numeric_abs, 1705),
+    F1("@", TYPE_NUMERIC, TYPE_NUMERIC, k_numeric_abs, 1705),
     F1("round", TYPE_NUMERIC, TYPE_NUMERIC, k_numeric_round, 1708),
     F2("round", TYPE_NUMERIC, TYPE_INT4, TYPE_NUMERIC, k_numeric_round_s, 1707),
     F2("+", TYPE_DATE, TYPE_INT4, TYPE_DATE, k_date_pli, 1141),

@@ -6,7 +6,10 @@
  * assignment; integers → float/numeric implicit; float → int and
  * float → numeric by assignment (rint, range checked); numeric → int by
  * assignment (half away from zero), numeric → float implicit; date →
- * timestamp implicit, timestamp → date assignment; bool ↔ int4 explicit;
+ * timestamp implicit, timestamp → date assignment; date/timestamp →
+ * timestamptz implicit and timestamptz → timestamp/date/time assignment
+ * (through the session time zone); time ↔ interval; json ↔ jsonb
+ * assignment (I/O conversion); bool ↔ int4 explicit;
  * every type → text/varchar/bpchar by assignment through its output
  * function (bool gives "true"/"false", as PostgreSQL's text(bool));
  * text/varchar/bpchar → other types explicit through the input function;
@@ -24,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/datetime.h"
+#include "common/interval.h"
+#include "common/tz.h"
 #include "common/error.h"
 #include "common/numeric.h"
 #include "common/typio.h"
@@ -254,6 +259,70 @@ static void k_str(const FuncCallCtx *c, Vector *const *a, Vector *r) { cast_str(
 static void k_str_x(const FuncCallCtx *c, Vector *const *a, Vector *r) { cast_str(c, a, r, true); }
 static void k_in(const FuncCallCtx *c, Vector *const *a, Vector *r) { cast_in(c, a, r); }
 
+/* ---------- timestamptz, time, interval, json/jsonb ---------- */
+
+/* Local wall-clock timestamp → timestamptz in the session zone (infinities kept). */
+static int64_t local_to_tz(int64_t ts)
+{
+    if (ts == TS_NOBEGIN || ts == TS_NOEND) return ts;
+    return timestamp_local_to_tz(ts, tz_session_zone());
+}
+static int64_t tz_to_local(int64_t ts)
+{
+    if (ts == TS_NOBEGIN || ts == TS_NOEND) return ts;
+    return timestamptz_to_local(ts, tz_session_zone());
+}
+static int64_t date_to_tz(int32_t d)
+{
+    if (d == DATE_NOBEGIN) return TS_NOBEGIN;
+    if (d == DATE_NOEND) return TS_NOEND;
+    return local_to_tz(timestamp_from_date(d));
+}
+/* time of day of a (local) timestamp, in microseconds */
+static int64_t ts_time_of_day(int64_t ts)
+{
+    int64_t t = ts % USECS_PER_DAY;
+    return t < 0 ? t + USECS_PER_DAY : t;
+}
+static int64_t tz_time_of_day(int64_t ts) { return ts_time_of_day(tz_to_local(ts)); }
+static int32_t tz_to_date(int64_t ts) { return ts_to_date(tz_to_local(ts)); }
+
+KERNEL_ROWS_UNARY(k_date_tz, int32_t, int64_t, r[row] = date_to_tz(a[ia]))
+KERNEL_ROWS_UNARY(k_ts_tz, int64_t, int64_t, r[row] = local_to_tz(a[ia]))
+KERNEL_ROWS_UNARY(k_tz_ts, int64_t, int64_t, r[row] = tz_to_local(a[ia]))
+KERNEL_ROWS_UNARY(k_tz_date, int64_t, int32_t, r[row] = tz_to_date(a[ia]))
+KERNEL_ROWS_UNARY(k_ts_time, int64_t, int64_t, r[row] = ts_time_of_day(a[ia]))
+KERNEL_ROWS_UNARY(k_tz_time, int64_t, int64_t, r[row] = tz_time_of_day(a[ia]))
+
+/* time → interval (micros only); interval → time (its time part modulo a day). */
+static StrRef time_to_interval(int64_t t, MemArena *arena)
+{
+    return interval_make((Interval){t, 0, 0}, arena);
+}
+static int64_t interval_to_time(StrRef iv)
+{
+    int64_t t = interval_get(iv).micros % USECS_PER_DAY;
+    return t < 0 ? t + USECS_PER_DAY : t;
+}
+KERNEL_ROWS_UNARY(k_time_interval, int64_t, StrRef, r[row] = time_to_interval(a[ia], arena))
+KERNEL_ROWS_UNARY(k_interval_time, StrRef, int64_t, r[row] = interval_to_time(a[ia]))
+
+/* I/O conversion between two non-string types (json ↔ jsonb): the
+ * source's output function, then the target's input function. */
+static void k_io(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    StrRef *tmp = mem_alloc(ctx->arena, sizeof(StrRef) * (ctx->count ? ctx->count : 1));
+    OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
+    type_output_vector(args[0], ctx->sel, ctx->count, &opt, ctx->arena, tmp);
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ctx->sel ? ctx->sel[i] : i;
+        if (!kernel_row_valid(result, row) || tmp[i].ptr == NULL) continue;
+        Value v;
+        type_input(ctx->result_type, tmp[i].ptr, tmp[i].len, ctx->arena, &v);
+        vec_set_value(result, row, &v);
+    }
+}
+
 /* ---------- the table: X(source, target, context, kernel, explicit kernel) ---------- */
 
 #define CAST_SAME(X, s, t, c, k) X(s, t, c, k, k)
@@ -265,7 +334,10 @@ static void k_in(const FuncCallCtx *c, Vector *const *a, Vector *r) { cast_in(c,
     X(s, TYPE_INT4, 'e', k_in, k_in) X(s, TYPE_INT8, 'e', k_in, k_in)             \
     X(s, TYPE_FLOAT4, 'e', k_in, k_in) X(s, TYPE_FLOAT8, 'e', k_in, k_in)         \
     X(s, TYPE_NUMERIC, 'e', k_in, k_in) X(s, TYPE_DATE, 'e', k_in, k_in)          \
-    X(s, TYPE_TIMESTAMP, 'e', k_in, k_in)
+    X(s, TYPE_TIMESTAMP, 'e', k_in, k_in) X(s, TYPE_TIMESTAMPTZ, 'e', k_in, k_in)    \
+    X(s, TYPE_TIME, 'e', k_in, k_in) X(s, TYPE_INTERVAL, 'e', k_in, k_in)           \
+    X(s, TYPE_UUID, 'e', k_in, k_in) X(s, TYPE_JSON, 'e', k_in, k_in)               \
+    X(s, TYPE_JSONB, 'e', k_in, k_in) X(s, TYPE_BYTEA, 'e', k_in, k_in)
 
 #define CAST_LIST(X)                                                                          \
     CAST_SAME(X, TYPE_INT2, TYPE_INT4, 'i', k_i2_i4) CAST_SAME(X, TYPE_INT2, TYPE_INT8, 'i', k_i2_i8) \
@@ -289,6 +361,14 @@ static void k_in(const FuncCallCtx *c, Vector *const *a, Vector *r) { cast_in(c,
     CAST_TO_STRINGS(X, TYPE_BOOL) CAST_TO_STRINGS(X, TYPE_INT2) CAST_TO_STRINGS(X, TYPE_INT4)   \
     CAST_TO_STRINGS(X, TYPE_INT8) CAST_TO_STRINGS(X, TYPE_FLOAT4) CAST_TO_STRINGS(X, TYPE_FLOAT8) \
     CAST_TO_STRINGS(X, TYPE_NUMERIC) CAST_TO_STRINGS(X, TYPE_DATE) CAST_TO_STRINGS(X, TYPE_TIMESTAMP) \
+    CAST_TO_STRINGS(X, TYPE_TIMESTAMPTZ) CAST_TO_STRINGS(X, TYPE_TIME) CAST_TO_STRINGS(X, TYPE_INTERVAL) \
+    CAST_TO_STRINGS(X, TYPE_UUID) CAST_TO_STRINGS(X, TYPE_JSON) CAST_TO_STRINGS(X, TYPE_JSONB)  \
+    CAST_TO_STRINGS(X, TYPE_BYTEA)                                                            \
+    CAST_SAME(X, TYPE_DATE, TYPE_TIMESTAMPTZ, 'i', k_date_tz) CAST_SAME(X, TYPE_TIMESTAMP, TYPE_TIMESTAMPTZ, 'i', k_ts_tz) \
+    CAST_SAME(X, TYPE_TIMESTAMPTZ, TYPE_TIMESTAMP, 'a', k_tz_ts) CAST_SAME(X, TYPE_TIMESTAMPTZ, TYPE_DATE, 'a', k_tz_date) \
+    CAST_SAME(X, TYPE_TIMESTAMP, TYPE_TIME, 'a', k_ts_time) CAST_SAME(X, TYPE_TIMESTAMPTZ, TYPE_TIME, 'a', k_tz_time) \
+    CAST_SAME(X, TYPE_TIME, TYPE_INTERVAL, 'i', k_time_interval) CAST_SAME(X, TYPE_INTERVAL, TYPE_TIME, 'a', k_interval_time) \
+    CAST_SAME(X, TYPE_JSON, TYPE_JSONB, 'a', k_io) CAST_SAME(X, TYPE_JSONB, TYPE_JSON, 'a', k_io) \
     CAST_FROM_STRING(X, TYPE_TEXT) CAST_FROM_STRING(X, TYPE_VARCHAR) CAST_FROM_STRING(X, TYPE_BPCHAR) \
     X(TYPE_TEXT, TYPE_VARCHAR, 'i', k_str, k_str_x) X(TYPE_TEXT, TYPE_BPCHAR, 'i', k_str, k_str_x) \
     X(TYPE_VARCHAR, TYPE_TEXT, 'i', k_str, k_str_x) X(TYPE_VARCHAR, TYPE_BPCHAR, 'i', k_str, k_str_x) \
@@ -300,7 +380,10 @@ static void k_in(const FuncCallCtx *c, Vector *const *a, Vector *r) { cast_in(c,
     CAST_SAME(X, TYPE_UNKNOWN, TYPE_INT4, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_INT8, 'i', k_in) \
     CAST_SAME(X, TYPE_UNKNOWN, TYPE_FLOAT4, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_FLOAT8, 'i', k_in) \
     CAST_SAME(X, TYPE_UNKNOWN, TYPE_NUMERIC, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_DATE, 'i', k_in) \
-    CAST_SAME(X, TYPE_UNKNOWN, TYPE_TIMESTAMP, 'i', k_in)
+    CAST_SAME(X, TYPE_UNKNOWN, TYPE_TIMESTAMP, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_TIMESTAMPTZ, 'i', k_in) \
+    CAST_SAME(X, TYPE_UNKNOWN, TYPE_TIME, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_INTERVAL, 'i', k_in) \
+    CAST_SAME(X, TYPE_UNKNOWN, TYPE_UUID, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_JSON, 'i', k_in) \
+    CAST_SAME(X, TYPE_UNKNOWN, TYPE_JSONB, 'i', k_in) CAST_SAME(X, TYPE_UNKNOWN, TYPE_BYTEA, 'i', k_in)
 
 const CastDesc exec__casts[] = {
 #define X_ENTRY(s, t, c, k, kx) {(s), (t), (c), k},

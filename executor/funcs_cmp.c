@@ -3,8 +3,8 @@
  * producing PHYS_BOOL vectors: integers (with PostgreSQL's cross-type
  * int2/int4/int8 forms), floats (float4/float8 and cross forms, NaN equal
  * to itself and above every number, as PostgreSQL sorts it), bool, date,
- * timestamp, date vs timestamp, numeric, text (bytewise: the C collation)
- * and bpchar (trailing spaces ignored).
+ * timestamp, timestamptz, time, date vs timestamp, numeric, text (bytewise:
+ * the C collation), bpchar (trailing spaces ignored) and interval (by span).
  *
  * One X-macro list names each comparable type pair with its six pg_proc
  * OIDs; it expands into six kernels per pair and into the FuncDesc table.
@@ -65,6 +65,8 @@
     X(boolean, uint8_t, uint8_t, TYPE_BOOL, TYPE_BOOL, PLAIN, 60, 84, 56, 1691, 57, 1692)        \
     X(date, int32_t, int32_t, TYPE_DATE, TYPE_DATE, PLAIN, 1086, 1091, 1087, 1088, 1089, 1090) \
     X(timestamp, int64_t, int64_t, TYPE_TIMESTAMP, TYPE_TIMESTAMP, PLAIN, 2052, 2053, 2054, 2055, 2057, 2056) \
+    X(timestamptz, int64_t, int64_t, TYPE_TIMESTAMPTZ, TYPE_TIMESTAMPTZ, PLAIN, 1152, 1153, 1154, 1155, 1157, 1156) \
+    X(time, int64_t, int64_t, TYPE_TIME, TYPE_TIME, PLAIN, 1145, 1106, 1102, 1103, 1104, 1105) \
     X(float4, float, float, TYPE_FLOAT4, TYPE_FLOAT4, FLT, 287, 288, 289, 290, 291, 292)      \
     X(float8, double, double, TYPE_FLOAT8, TYPE_FLOAT8, FLT, 293, 294, 295, 296, 297, 298)    \
     X(float48, float, double, TYPE_FLOAT4, TYPE_FLOAT8, FLT, 299, 300, 301, 302, 303, 304)    \
@@ -114,13 +116,24 @@ static inline int cmp_date_ts(int32_t d, int64_t ts)
 }
 static inline int cmp_ts_date(int64_t ts, int32_t d) { return -cmp_date_ts(d, ts); }
 
+/* interval: by its span, months counting 30 days (PostgreSQL's
+ * interval_cmp_value), so '1 month' = '30 days' and '1 day' = '24 hours'. */
+static inline int cmp_interval(StrRef a, StrRef b)
+{
+    Interval x = interval_get(a), y = interval_get(b);
+    int128_t sx = ((int128_t)x.months * 30 + x.days) * USECS_PER_DAY + x.micros;
+    int128_t sy = ((int128_t)y.months * 30 + y.days) * USECS_PER_DAY + y.micros;
+    return (sx > sy) - (sx < sy);
+}
+
 /* X(name, LT, RT, lo, ro, cmpfn, eq, ne, lt, le, gt, ge) */
 #define CMP_ROWS(X)                                                                              \
     X(numeric, StrRef, StrRef, TYPE_NUMERIC, TYPE_NUMERIC, numeric_cmp, 1718, 1719, 1722, 1723, 1720, 1721) \
     X(text, StrRef, StrRef, TYPE_TEXT, TYPE_TEXT, cmp_text, 67, 157, 740, 741, 742, 743)         \
     X(bpchar, StrRef, StrRef, TYPE_BPCHAR, TYPE_BPCHAR, cmp_bpchar, 1048, 1053, 1049, 1050, 1051, 1052) \
     X(date_ts, int32_t, int64_t, TYPE_DATE, TYPE_TIMESTAMP, cmp_date_ts, 2340, 2343, 2338, 2339, 2341, 2342) \
-    X(ts_date, int64_t, int32_t, TYPE_TIMESTAMP, TYPE_DATE, cmp_ts_date, 2366, 2369, 2364, 2365, 2367, 2368)
+    X(ts_date, int64_t, int32_t, TYPE_TIMESTAMP, TYPE_DATE, cmp_ts_date, 2366, 2369, 2364, 2365, 2367, 2368) \
+    X(interval, StrRef, StrRef, TYPE_INTERVAL, TYPE_INTERVAL, cmp_interval, 1162, 1163, 1164, 1165, 1167, 1166)
 
 #define X_KERNELS(name, LT, RT, lo, ro, fn, o_eq, o_ne, o_lt, o_le, o_gt, o_ge)                              \
     KERNEL_ROWS_BINARY(k_##name##eq, LT, RT, uint8_t, r[row] = (uint8_t)(fn(a[ia], b[ib]) == 0)) \

@@ -3,15 +3,17 @@
  * current_timestamp, localtimestamp and version().
  *
  * now() and friends are FUNC_STABLE: the value is the transaction's start
- * time (common/datetime.h's timestamp_now()), the same for every row and
- * every call within the transaction, as PostgreSQL's. Strata has no
- * timestamptz yet, so now()/current_timestamp return timestamp (without
- * time zone) — a documented difference until timestamptz exists.
+ * time (common/datetime.h's timestamp_now(), UTC), the same for every row
+ * and every call within the transaction, as PostgreSQL's. now(),
+ * current_timestamp, transaction_timestamp() and statement_timestamp()
+ * are timestamptz; localtimestamp and current_date are the session zone's
+ * wall clock. (statement_timestamp() is the transaction's time here.)
  * version() returns a PostgreSQL-shaped string so tools that parse it
  * (psql, drivers, ORMs) see a 15.x server.
  */
 #include <string.h>
 #include "common/datetime.h"
+#include "common/tz.h"
 #include "common/types.h"
 #include "executor/funcs.h"
 #include "executor/kernels_template.h"
@@ -28,10 +30,24 @@ static void k_now(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
     fill_i64(ctx, result, timestamp_now());
 }
 
+/* The transaction time on the session zone's wall clock (timestamp_now()
+ * is UTC). */
+static int64_t local_now(void)
+{
+    int64_t t = timestamp_now();
+    return timestamptz_to_local(t, tz_session_zone());
+}
+
+static void k_localtimestamp(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    (void)args;
+    fill_i64(ctx, result, local_now());
+}
+
 static void k_current_date(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
 {
     (void)args;
-    int32_t d = date_from_timestamp(timestamp_now());
+    int32_t d = date_from_timestamp(local_now());
     int32_t *r = (int32_t *)result->data;
     for (uint32_t i = 0; i < ctx->count; i++) r[ctx->sel ? ctx->sel[i] : i] = d;
 }
@@ -49,9 +65,11 @@ static void k_version(const FuncCallCtx *ctx, Vector *const *args, Vector *resul
 #define STRATA_OID_BASE 900000u
 
 const FuncDesc exec__funcs_misc[] = {
-    {"now", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_now, 1299},
-    {"current_timestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_now, STRATA_OID_BASE + 1},
-    {"localtimestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_now, STRATA_OID_BASE + 2},
+    {"now", 0, {0, 0, 0, 0}, TYPE_TIMESTAMPTZ, FUNC_STABLE, k_now, 1299},
+    {"transaction_timestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMPTZ, FUNC_STABLE, k_now, 2647},
+    {"statement_timestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMPTZ, FUNC_STABLE, k_now, 2648},
+    {"current_timestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMPTZ, FUNC_STABLE, k_now, STRATA_OID_BASE + 1},
+    {"localtimestamp", 0, {0, 0, 0, 0}, TYPE_TIMESTAMP, FUNC_STABLE, k_localtimestamp, STRATA_OID_BASE + 2},
     {"current_date", 0, {0, 0, 0, 0}, TYPE_DATE, FUNC_STABLE, k_current_date, STRATA_OID_BASE + 3},
     {"version", 0, {0, 0, 0, 0}, TYPE_TEXT, FUNC_STABLE, k_version, 89},
 };

@@ -38,9 +38,10 @@
 
 typedef enum AggStateKind {
     AS_COUNT, AS_SUM_I64, AS_SUM_I128, AS_SUM_F32, AS_SUM_F64, AS_NUMERIC, AS_MINMAX,
+    AS_GENERIC,           /* the registry's AggImpl (funcs.h): one update call per batch */
 } AggStateKind;
 
-typedef struct AggSlot {
+struct AggSlot {
     const AggCall *call;
     AggKind kind;
     AggStateKind sk;
@@ -61,7 +62,23 @@ typedef struct AggSlot {
     uint32_t *dgroup;
     uint16_t *drows;
     uint32_t *dgrp;
-} AggSlot;
+    ExprProg *filter;     /* FILTER (WHERE ...): rows where it is true */
+    uint16_t *frows;
+    uint32_t *fgrp;
+    MemArena *scratch;    /* the owner's batch scratch (numeric sums) */
+    uint32_t cap;
+    /* AS_GENERIC */
+    const AggImpl *impl;
+    uint8_t *gstate;      /* cap * impl->state_size bytes */
+    ExprProg *arg2;       /* second argument or the direct argument */
+    /* ORDER BY inside the call: rows buffered, sorted per group at the end */
+    int norder;
+    ExprProg **ord;
+    ExecColumn *obuf;     /* [0] group, [1] arg, [2] arg2, [3..] order keys */
+    int nobuf;
+    SortKey *okeys;
+    Vector ogrp;
+};
 
 typedef struct AggState {
     int ngroups_keys;
@@ -70,7 +87,11 @@ typedef struct AggState {
     ExecGroupTable gt;
     int naggs;
     AggSlot *aggs;
-    uint32_t cap;         /* groups the state arrays can hold */
+    int ngsets;           /* grouping sets: masks over the keys */
+    const uint64_t *gsets;
+    Vector *nullkeys;     /* per key: a constant NULL */
+    Vector *setids;       /* per set: a constant int4 index */
+    Vector **setkeys;
     uint32_t *grp;        /* group of the i-th active row */
     MemArena *scratch;
     /* output */
@@ -93,6 +114,8 @@ static void *grow(MemArena *a, void *p, size_t elem, uint32_t old_cap, uint32_t 
 static void slot_alloc(AggSlot *s, MemArena *a, uint32_t cap)
 {
     s->cnt = mem_calloc(a, cap, sizeof(int64_t));
+    if (s->impl)
+        s->gstate = mem_calloc(a, cap, s->impl->state_size ? s->impl->state_size : 1);
     switch (s->sk) {
     case AS_SUM_I64: s->i64 = mem_calloc(a, cap, sizeof(int64_t)); break;
     case AS_SUM_I128: s->i128 = mem_calloc(a, cap, sizeof(int128_t)); break;
@@ -108,26 +131,27 @@ static void slot_alloc(AggSlot *s, MemArena *a, uint32_t cap)
     }
 }
 
-static void agg_reserve(AggState *st, MemArena *a, uint32_t ngroups)
+void exec__agg_slot_reserve(AggSlot *s, MemArena *a, uint32_t ngroups)
 {
-    if (ngroups <= st->cap)
+    if (ngroups <= s->cap)
         return;
-    uint32_t cap = st->cap;
+    uint32_t cap = s->cap;
     while (cap < ngroups)
         cap *= 2;
-    for (int i = 0; i < st->naggs; i++) {
-        AggSlot *s = &st->aggs[i];
-        s->cnt = grow(a, s->cnt, sizeof(int64_t), st->cap, cap);
-        s->i64 = grow(a, s->i64, sizeof(int64_t), st->cap, cap);
-        s->i128 = grow(a, s->i128, sizeof(int128_t), st->cap, cap);
-        s->f32 = grow(a, s->f32, sizeof(float), st->cap, cap);
-        s->f64 = grow(a, s->f64, sizeof(double), st->cap, cap);
-        s->mm = grow(a, s->mm, s->elem, st->cap, cap);
-        s->buf = grow(a, s->buf, sizeof(char *), st->cap, cap);
-        s->buf_len = grow(a, s->buf_len, sizeof(uint32_t), st->cap, cap);
-        s->buf_cap = grow(a, s->buf_cap, sizeof(uint32_t), st->cap, cap);
+    {
+        s->cnt = grow(a, s->cnt, sizeof(int64_t), s->cap, cap);
+        if (s->impl)
+            s->gstate = grow(a, s->gstate, s->impl->state_size ? s->impl->state_size : 1, s->cap, cap);
+        s->i64 = grow(a, s->i64, sizeof(int64_t), s->cap, cap);
+        s->i128 = grow(a, s->i128, sizeof(int128_t), s->cap, cap);
+        s->f32 = grow(a, s->f32, sizeof(float), s->cap, cap);
+        s->f64 = grow(a, s->f64, sizeof(double), s->cap, cap);
+        s->mm = grow(a, s->mm, s->elem, s->cap, cap);
+        s->buf = grow(a, s->buf, sizeof(char *), s->cap, cap);
+        s->buf_len = grow(a, s->buf_len, sizeof(uint32_t), s->cap, cap);
+        s->buf_cap = grow(a, s->buf_cap, sizeof(uint32_t), s->cap, cap);
     }
-    st->cap = cap;
+    s->cap = cap;
 }
 
 /* Keep a copy of v as group g's string (buffer grown geometrically). */
@@ -247,6 +271,10 @@ static inline bool flt_less(double a, double b) { return !isnan(a) && (isnan(b) 
 
 static int str_cmp(SqlType t, StrRef a, StrRef b)
 {
+    if (exec__str_needs_typecmp(t)) {
+        Value x = {.is_null = false, .u.str = a}, y = {.is_null = false, .u.str = b};
+        return type_compare(t, &x, &y);
+    }
     if (t.oid == TYPE_NUMERIC)
         return numeric_cmp(a, b);
     if (t.oid == TYPE_BPCHAR) {
@@ -382,28 +410,120 @@ static bool agg_update_single(AggSlot *s, const Vector *v, const Batch *in)
     return false;
 }
 
-static void agg_update(AggState *st, AggSlot *s, MemArena *qa, const Batch *in)
+/* FILTER: keep the (row, group) pairs whose filter is true. */
+static uint32_t filter_rows(AggSlot *s, const Batch *in, const uint16_t **rows, const uint32_t **grp, uint32_t n)
 {
-    const Vector *v = s->arg ? exec__expr_eval(s->arg, in, in->sel, in->count) : NULL;
-    const uint16_t *rows = in->sel ? in->sel : exec__identity_sel;
-    const uint32_t *grp = st->grp;
-    uint32_t n = in->count;
-    if (st->ngroups_keys == 0) {
-        if (v == NULL && s->sk == AS_COUNT) {   /* count(*) */
-            s->cnt[0] += n;
-            return;
-        }
-        if (agg_update_single(s, v, in))
-            return;
+    Vector *f = exec__expr_eval(s->filter, in, in->sel, in->count);
+    const uint8_t *d = f->data;
+    uint32_t m = exec__mask(f);
+    const uint64_t *vb = exec__validity(f);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = (*rows)[i];
+        s->frows[k] = (uint16_t)r;
+        s->fgrp[k] = (*grp)[i];
+        k += (uint32_t)(exec__bit(vb, r & m) & (d[r & m] != 0));
     }
+    *rows = s->frows;
+    *grp = s->fgrp;
+    return k;
+}
+
+/* Fold (row, group) pairs of argument vectors into the states. */
+static void slot_apply(AggSlot *s, MemArena *qa, const Vector *v, const Vector *v2, const uint16_t *rows,
+                       const uint32_t *grp, uint32_t n)
+{
     if (s->dset)
         n = distinct_filter(s, v, &rows, &grp, n);
     switch (s->sk) {
     case AS_COUNT: upd_count(s, v, rows, grp, n); break;
     case AS_SUM_I64: case AS_SUM_I128: upd_sum_int(s, v, rows, grp, n); break;
     case AS_SUM_F32: case AS_SUM_F64: upd_sum_flt(s, v, rows, grp, n); break;
-    case AS_NUMERIC: upd_numeric(s, qa, st->scratch, v, rows, grp, n); break;
+    case AS_NUMERIC: upd_numeric(s, qa, s->scratch, v, rows, grp, n); break;
     case AS_MINMAX: upd_minmax(s, qa, v, rows, grp, n); break;
+    case AS_GENERIC:
+        if (n > 0)
+            s->impl->update(s->gstate, grp, rows, n, v, v2, qa, s->scratch);
+        break;
+    }
+}
+
+/* ORDER BY inside the call: keep (group, args, order keys) for the end. */
+static void ordered_buffer(AggSlot *s, MemArena *qa, const Batch *in, const Vector *v, const Vector *v2,
+                           const uint16_t *rows, const uint32_t *grp, uint32_t n)
+{
+    int64_t *g = s->ogrp.data;
+    for (uint32_t i = 0; i < n; i++)
+        g[rows[i]] = grp[i];
+    s->ogrp.validity = NULL;
+    s->ogrp.is_const = false;
+    exec__col_append(&s->obuf[0], qa, &s->ogrp, rows, n);
+    if (v)
+        exec__col_append(&s->obuf[1], qa, v, rows, n);
+    if (v2)
+        exec__col_append(&s->obuf[2], qa, v2, rows, n);
+    for (int k = 0; k < s->norder; k++) {
+        const Vector *o = exec__expr_eval(s->ord[k], in, in->sel, in->count);
+        exec__col_append(&s->obuf[3 + k], qa, o, rows, n);
+    }
+}
+
+void exec__agg_slot_update(AggSlot *s, MemArena *qa, const Batch *in, const uint32_t *grp, bool one_group)
+{
+    const Vector *v = s->arg ? exec__expr_eval(s->arg, in, in->sel, in->count) : NULL;
+    const Vector *v2 = s->arg2 ? exec__expr_eval(s->arg2, in, in->sel, in->count) : NULL;
+    const uint16_t *rows = in->sel ? in->sel : exec__identity_sel;
+    uint32_t n = in->count;
+    if (one_group && s->filter == NULL && s->norder == 0) {
+        if (v == NULL && s->sk == AS_COUNT) {   /* count(*) */
+            s->cnt[grp[0]] += n;
+            return;
+        }
+        if (grp[0] == 0 && agg_update_single(s, v, in))
+            return;
+    }
+    if (s->filter)
+        n = filter_rows(s, in, &rows, &grp, n);
+    if (s->norder > 0) {
+        ordered_buffer(s, qa, in, v, v2, rows, grp, n);
+        return;
+    }
+    slot_apply(s, qa, v, v2, rows, grp, n);
+}
+
+/* End of input for an ORDER BY aggregate: sort the buffered rows by
+ * (group, order keys) — stable, so equal keys keep input order — and fold
+ * them in that order, a batch at a time. */
+void exec__agg_slot_finish(AggSlot *s, MemArena *qa)
+{
+    if (s->norder == 0 || s->obuf[0].count == 0)
+        return;
+    uint32_t nrows = s->obuf[0].count;
+    uint32_t *perm = exec__sort_columns(s->obuf, s->nobuf, s->okeys, s->norder + 1, nrows, qa);
+    Vector va, vb;
+    vec_init(&va, s->obuf[1].type, qa);
+    vec_init(&vb, s->obuf[2].type, qa);
+    uint32_t *grp = mem_alloc(qa, VEC_CAPACITY * sizeof(uint32_t));
+    for (uint32_t pos = 0; pos < nrows; pos += VEC_CAPACITY) {
+        err_check_interrupts();
+        uint32_t n = nrows - pos < VEC_CAPACITY ? nrows - pos : VEC_CAPACITY;
+        const int64_t *g = (const int64_t *)s->obuf[0].data;
+        for (uint32_t i = 0; i < n; i++)
+            grp[i] = (uint32_t)g[perm[pos + i]];
+        if (s->arg)
+            exec__col_gather(&s->obuf[1], perm + pos, n, &va);
+        if (s->arg2)
+            exec__col_gather(&s->obuf[2], perm + pos, n, &vb);
+        mem_arena_reset(s->scratch);
+        slot_apply(s, qa, s->arg ? &va : NULL, s->arg2 ? &vb : NULL, exec__identity_sel, grp, n);
+    }
+}
+
+static void agg_update_all(AggState *st, MemArena *qa, const Batch *in, bool one_group)
+{
+    for (int a = 0; a < st->naggs; a++) {
+        exec__agg_slot_reserve(&st->aggs[a], qa, st->ngroups_keys > 0 || st->ngsets > 0 ? st->gt.ngroups : 1);
+        exec__agg_slot_update(&st->aggs[a], qa, in, st->grp, one_group);
     }
 }
 
@@ -412,14 +532,25 @@ static void agg_sink(ExecOp *op, Batch *in)
     AggState *st = op->state;
     MemArena *qa = op->q->arena;
     mem_arena_reset(st->scratch);
-    if (st->ngroups_keys > 0) {
-        for (int k = 0; k < st->ngroups_keys; k++)
-            st->keyvec[k] = exec__expr_eval(st->keys[k], in, in->sel, in->count);
-        exec__gt_lookup(&st->gt, st->keyvec, in->sel, in->count, st->grp);
-        agg_reserve(st, qa, st->gt.ngroups);
+    if (st->ngroups_keys == 0 && st->ngsets == 0) {
+        agg_update_all(st, qa, in, true);
+        return;
     }
-    for (int a = 0; a < st->naggs; a++)
-        agg_update(st, &st->aggs[a], qa, in);
+    for (int k = 0; k < st->ngroups_keys; k++)
+        st->keyvec[k] = exec__expr_eval(st->keys[k], in, in->sel, in->count);
+    if (st->ngsets == 0) {
+        exec__gt_lookup(&st->gt, st->keyvec, in->sel, in->count, st->grp);
+        agg_update_all(st, qa, in, false);
+        return;
+    }
+    /* grouping sets: one lookup per set, keys outside the set NULL, the set index as last key */
+    for (int i = 0; i < st->ngsets; i++) {
+        for (int k = 0; k < st->ngroups_keys; k++)
+            st->setkeys[k] = (st->gsets[i] >> k) & 1 ? st->keyvec[k] : &st->nullkeys[k];
+        st->setkeys[st->ngroups_keys] = &st->setids[i];
+        exec__gt_lookup(&st->gt, st->setkeys, in->sel, in->count, st->grp);
+        agg_update_all(st, qa, in, false);
+    }
 }
 
 /* ---------- results ---------- */
@@ -429,8 +560,12 @@ static void set_null(Vector *v, uint32_t row)
     vec_set_null(v, row);
 }
 
-static void agg_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, MemArena *a)
+void exec__agg_slot_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, MemArena *a)
 {
+    if (s->sk == AS_GENERIC) {
+        s->impl->final(s->gstate + (size_t)g * (s->impl->state_size ? s->impl->state_size : 1), out, row, a);
+        return;
+    }
     int64_t c = s->cnt[g];
     if (s->sk != AS_COUNT && c == 0) {
         set_null(out, row);
@@ -460,6 +595,7 @@ static void agg_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, MemAre
         case PHYS_STR: v.u.str = buf_get(s, g); break;
         }
         break;
+    case AS_GENERIC: break;   /* handled above */
     }
     vec_set_value(out, row, &v);
 }
@@ -467,7 +603,9 @@ static void agg_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, MemAre
 static void agg_finalize(ExecOp *op)
 {
     AggState *st = op->state;
-    st->ngroups_out = st->ngroups_keys > 0 ? st->gt.ngroups : 1;
+    for (int a = 0; a < st->naggs; a++)
+        exec__agg_slot_finish(&st->aggs[a], op->q->arena);
+    st->ngroups_out = st->ngroups_keys > 0 || st->ngsets > 0 ? st->gt.ngroups : 1;
     st->pos = 0;
 }
 
@@ -484,12 +622,14 @@ static bool agg_next(ExecOp *op, Batch **out)
     Batch *b = st->out;
     for (int k = 0; k < st->ngroups_keys; k++)
         exec__col_view(&st->gt.keys[k], st->pos, &b->cols[k]);
+    if (st->ngsets > 0)
+        exec__col_view(&st->gt.keys[st->ngroups_keys], st->pos, &b->cols[st->ngroups_keys + st->naggs]);
     for (int a = 0; a < st->naggs; a++) {
         Vector *v = &b->cols[st->ngroups_keys + a];
         v->validity = NULL;
         v->is_const = false;
         for (uint32_t i = 0; i < n; i++)
-            agg_result(&st->aggs[a], st->pos + i, v, i, st->out_scratch);
+            exec__agg_slot_result(&st->aggs[a], st->pos + i, v, i, st->out_scratch);
     }
     b->count = n;
     b->sel = NULL;
@@ -502,6 +642,8 @@ static bool agg_next(ExecOp *op, Batch **out)
 
 static AggStateKind state_kind(const AggCall *c, PhysType p)
 {
+    if (c->agg->impl != NULL)
+        return AS_GENERIC;
     switch (c->agg->kind) {
     case AGG_COUNT_STAR: case AGG_COUNT: return AS_COUNT;
     case AGG_MIN: case AGG_MAX: return AS_MINMAX;
@@ -524,18 +666,53 @@ static AggStateKind state_kind(const AggCall *c, PhysType p)
               c->agg->name);
 }
 
-static void slot_init(ExecQuery *q, AggState *st, AggSlot *s, const AggCall *c)
+static void slot_order_init(ExecQuery *q, AggSlot *s, const AggCall *c)
 {
+    s->norder = c->norder;
+    s->ord = MEM_NEW_ARRAY(q->arena, ExprProg *, c->norder);
+    s->nobuf = 3 + c->norder;
+    s->obuf = MEM_NEW_ARRAY(q->arena, ExecColumn, s->nobuf);
+    exec__col_init(&s->obuf[0], SQLTYPE(TYPE_INT8), q->arena, 1024);
+    exec__col_init(&s->obuf[1], c->arg ? c->arg->type : SQLTYPE(TYPE_INT4), q->arena, c->arg ? 1024 : 64);
+    const Expr *a2 = c->agg->ordered_set ? c->direct_arg : (c->nargs > 1 ? c->args[1] : NULL);
+    exec__col_init(&s->obuf[2], a2 ? a2->type : SQLTYPE(TYPE_INT4), q->arena, a2 ? 1024 : 64);
+    s->okeys = MEM_NEW_ARRAY(q->arena, SortKey, c->norder + 1);
+    s->okeys[0] = (SortKey){.column = 0};
+    for (int k = 0; k < c->norder; k++) {
+        const SortKey *o = &c->order[k];
+        s->ord[k] = exec__expr_compile(q, c->order_exprs[o->column], s->scratch);
+        exec__col_init(&s->obuf[3 + k], c->order_exprs[o->column]->type, q->arena, 1024);
+        s->okeys[1 + k] = (SortKey){.column = 3 + k, .descending = o->descending, .nulls_first = o->nulls_first};
+    }
+    vec_init(&s->ogrp, SQLTYPE(TYPE_INT8), q->arena);
+}
+
+void exec__agg_slot_init(ExecQuery *q, AggSlot *s, const AggCall *c, MemArena *scratch, uint32_t cap)
+{
+    memset(s, 0, sizeof *s);
     s->call = c;
     s->kind = c->agg->kind;
+    s->scratch = scratch;
+    s->cap = cap;
     if (c->arg) {
         s->arg_type = c->arg->type;
         s->arg_phys = type_phys(c->arg->type);
-        s->arg = exec__expr_compile(q, c->arg, st->scratch);
+        s->arg = exec__expr_compile(q, c->arg, scratch);
     }
     s->elem = (uint32_t)phys_size(s->arg_phys);
+    s->impl = c->agg->impl;
     s->sk = state_kind(c, s->arg_phys);
-    slot_alloc(s, q->arena, st->cap);
+    const Expr *a2 = c->agg->ordered_set ? c->direct_arg : (c->nargs > 1 ? c->args[1] : NULL);
+    if (a2)
+        s->arg2 = exec__expr_compile(q, a2, scratch);
+    slot_alloc(s, q->arena, cap);
+    if (c->norder > 0)
+        slot_order_init(q, s, c);
+    if (c->filter) {
+        s->filter = exec__expr_compile(q, c->filter, scratch);
+        s->frows = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
+        s->fgrp = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint32_t));
+    }
     if (c->distinct && c->arg) {
         SqlType types[2] = {SQLTYPE(TYPE_INT8), c->arg->type};
         s->dset = MEM_NEW(q->arena, ExecGroupTable);
@@ -547,6 +724,46 @@ static void slot_init(ExecQuery *q, AggState *st, AggSlot *s, const AggCall *c)
     }
 }
 
+void exec__agg_slot_clear(AggSlot *s, uint32_t g)
+{
+    s->cnt[g] = 0;
+    if (s->gstate)
+        memset(s->gstate + (size_t)g * (s->impl->state_size ? s->impl->state_size : 1), 0,
+               s->impl->state_size ? s->impl->state_size : 1);
+    if (s->i64) s->i64[g] = 0;
+    if (s->i128) s->i128[g] = 0;
+    if (s->f32) s->f32[g] = 0;
+    if (s->f64) s->f64[g] = 0;
+    if (s->buf_len) s->buf_len[g] = 0;
+}
+
+/* Grouping sets: constant vectors, and the groups of key-less sets made
+ * up front (GROUP BY () yields one row even without input). */
+static void gsets_init(ExecQuery *q, AggState *st, const PlanNode *n, SqlType *types)
+{
+    st->ngsets = n->ngsets;
+    st->gsets = n->gsets;
+    st->nullkeys = MEM_NEW_ARRAY(q->arena, Vector, n->ngroups + 1);
+    st->setids = MEM_NEW_ARRAY(q->arena, Vector, n->ngsets);
+    st->setkeys = MEM_NEW_ARRAY(q->arena, Vector *, n->ngroups + 1);
+    for (int k = 0; k < n->ngroups; k++)
+        exec__vec_const_null(&st->nullkeys[k], types[k], q->arena);
+    for (int i = 0; i < n->ngsets; i++) {
+        Value v = {.is_null = false, .u.i32 = i};
+        vec_init(&st->setids[i], SQLTYPE(TYPE_INT4), q->arena);
+        vec_set_value(&st->setids[i], 0, &v);
+        st->setids[i].is_const = true;
+    }
+    for (int i = 0; i < n->ngsets; i++) {
+        if (st->gsets[i] != 0)
+            continue;
+        for (int k = 0; k < n->ngroups; k++)
+            st->setkeys[k] = &st->nullkeys[k];
+        st->setkeys[n->ngroups] = &st->setids[i];
+        exec__gt_lookup(&st->gt, st->setkeys, NULL, 1, st->grp);
+    }
+}
+
 ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(AggState));
@@ -555,24 +772,40 @@ ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
     st->out_scratch = exec__scratch_create(q);
     st->ngroups_keys = n->ngroups;
     st->naggs = n->naggs;
-    st->cap = n->ngroups > 0 ? 1024 : 1;
+    if (n->ngsets > 0 && n->ngroups > 63)
+        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "grouping sets over %d keys are not supported", n->ngroups);
     st->grp = mem_calloc(q->arena, VEC_CAPACITY, sizeof(uint32_t)); /* all 0: the single group */
-    if (n->ngroups > 0) {
-        st->keys = MEM_NEW_ARRAY(q->arena, ExprProg *, n->ngroups);
-        st->keyvec = MEM_NEW_ARRAY(q->arena, Vector *, n->ngroups);
-        SqlType *types = MEM_NEW_ARRAY(q->arena, SqlType, n->ngroups);
+    if (n->ngroups > 0 || n->ngsets > 0) {
+        st->keys = MEM_NEW_ARRAY(q->arena, ExprProg *, n->ngroups + 1);
+        st->keyvec = MEM_NEW_ARRAY(q->arena, Vector *, n->ngroups + 1);
+        SqlType *types = MEM_NEW_ARRAY(q->arena, SqlType, n->ngroups + 1);
         for (int k = 0; k < n->ngroups; k++) {
             st->keys[k] = exec__expr_compile(q, n->group_exprs[k], st->scratch);
             types[k] = n->group_exprs[k]->type;
         }
-        exec__gt_init(&st->gt, q->arena, n->ngroups, types);
+        types[n->ngroups] = SQLTYPE(TYPE_INT4);   /* grouping sets: the set index */
+        exec__gt_init(&st->gt, q->arena, n->ngroups + (n->ngsets > 0), types);
+        if (n->ngsets > 0)
+            gsets_init(q, st, n, types);
     }
     st->aggs = MEM_NEW_ARRAY(q->arena, AggSlot, n->naggs > 0 ? n->naggs : 1);
     for (int a = 0; a < n->naggs; a++)
-        slot_init(q, st, &st->aggs[a], &n->aggs[a]);
+        exec__agg_slot_init(q, &st->aggs[a], &n->aggs[a], st->scratch, n->ngroups > 0 || n->ngsets > 0 ? 1024 : 1);
     st->out = exec__batch_new(q, n->ncols, n->col_types);
     op->sink = agg_sink;
     op->finalize = agg_finalize;
     op->next = agg_next;
     return op;
+}
+
+size_t exec__agg_slot_size(void)
+{
+    return sizeof(AggSlot);
+}
+
+bool exec__agg_slot_order_free(const AggSlot *s)
+{
+    return s->norder == 0 && s->dset == NULL &&
+           (s->sk == AS_COUNT || s->sk == AS_SUM_I64 || s->sk == AS_SUM_I128 || s->sk == AS_NUMERIC ||
+            s->sk == AS_MINMAX);
 }

@@ -6,6 +6,12 @@
  * be emitted at once, which keeps input order (a Sort below stays sorted)
  * and lets a LIMIT above stop the scan early. Memory: the table of distinct
  * rows, in the query arena.
+ *
+ * DISTINCT ON (keys): the same with the table over the key columns only —
+ * the first row of each key combination in input order passes; the planner
+ * sorts the input by the keys (then the rest of ORDER BY) first, so that is
+ * PostgreSQL's "first row of each group". (A sorted input would allow a
+ * constant-memory adjacent comparison; the hash set also works unsorted.)
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -16,6 +22,8 @@ typedef struct DistinctState {
     ExecGroupTable gt;
     uint32_t *group_of;
     uint8_t *is_new;
+    int nkeys;
+    const int *keycols;     /* DISTINCT ON: the key columns; NULL = all */
     Vector **keys;
     uint16_t *sel;
     Batch out;
@@ -24,8 +32,8 @@ typedef struct DistinctState {
 static ExecOpResult distinct_execute(ExecOp *op, Batch *in, Batch **out)
 {
     DistinctState *st = op->state;
-    for (int c = 0; c < in->ncols; c++)
-        st->keys[c] = &in->cols[c];
+    for (int c = 0; c < st->nkeys; c++)
+        st->keys[c] = &in->cols[st->keycols ? st->keycols[c] : c];
     uint32_t nnew = exec__gt_lookup(&st->gt, st->keys, in->sel, in->count, st->group_of);
     memset(st->is_new, 0, in->count);
     for (uint32_t j = 0; j < nnew; j++)
@@ -47,10 +55,15 @@ ExecOp *exec__op_distinct(ExecQuery *q, const PlanNode *n)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(DistinctState));
     DistinctState *st = op->state;
-    exec__gt_init(&st->gt, q->arena, n->ncols, n->col_types);
+    st->nkeys = n->ndistinct_on > 0 ? n->ndistinct_on : n->ncols;
+    st->keycols = n->ndistinct_on > 0 ? n->distinct_on : NULL;
+    SqlType *types = MEM_NEW_ARRAY(q->arena, SqlType, st->nkeys > 0 ? st->nkeys : 1);
+    for (int k = 0; k < st->nkeys; k++)
+        types[k] = n->col_types[st->keycols ? st->keycols[k] : k];
+    exec__gt_init(&st->gt, q->arena, st->nkeys, types);
     st->group_of = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint32_t));
     st->is_new = mem_alloc(q->arena, VEC_CAPACITY);
-    st->keys = MEM_NEW_ARRAY(q->arena, Vector *, n->ncols);
+    st->keys = MEM_NEW_ARRAY(q->arena, Vector *, st->nkeys > 0 ? st->nkeys : 1);
     st->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
     op->execute = distinct_execute;
     return op;

@@ -35,11 +35,17 @@ typedef struct SortState {
     const SortKey *keys;
     uint32_t nrows, pos;
     uint32_t *perm;
+    MemArena *prune_arena;    /* top-N pruning work arrays (reset per prune) */
     Batch *out;
 } SortState;
 
 static int cmp_str(SqlType t, StrRef a, StrRef b)
 {
+    if (exec__str_needs_typecmp(t)) {
+        Value x = {.is_null = false, .u.str = a}, y = {.is_null = false, .u.str = b};
+        int r = type_compare(t, &x, &y);
+        return (r > 0) - (r < 0);
+    }
     if (t.oid == TYPE_NUMERIC)
         return numeric_cmp(a, b);
     if (t.oid == TYPE_BPCHAR) {
@@ -206,6 +212,36 @@ void exec__sort_set_topn(ExecOp *op, int64_t topn)
     ((SortState *)op->state)->topn = topn;
 }
 
+/*
+ * Bounded top-N: when a LIMIT needs only the first topn rows and twice as
+ * many are kept, select the topn best (quickselect under the total order)
+ * and compact the stores to them, in input order so that ties still break
+ * by input position. Memory stays O(topn + batch) for fixed-width columns
+ * (the bytes of dropped strings stay in the arena); work is amortised O(1)
+ * per row.
+ */
+static void sort_prune(SortState *st, MemArena *arena)
+{
+    mem_arena_reset(arena);
+    uint32_t n = st->nrows, k = (uint32_t)st->topn;
+    uint32_t *a = mem_alloc(arena, (size_t)n * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = i;
+    select_first_k(st, a, n, k);
+    /* a[0..k) are the kept rows: mark them, then list them in input order */
+    uint8_t *keep = mem_calloc(arena, n, 1);
+    for (uint32_t i = 0; i < k; i++)
+        keep[a[i]] = 1;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        a[m] = i;
+        m += keep[i];
+    }
+    for (int c = 0; c < st->ncols; c++)
+        exec__col_compact(&st->cols[c], a, m);
+    st->nrows = m;
+}
+
 static void sort_sink(ExecOp *op, Batch *in)
 {
     SortState *st = op->state;
@@ -215,6 +251,8 @@ static void sort_sink(ExecOp *op, Batch *in)
     if ((uint64_t)st->nrows + in->count > UINT32_MAX / 2)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many rows to sort");
     st->nrows += in->count;
+    if (st->topn > 0 && st->topn <= UINT32_MAX / 8 && st->nrows >= 2 * (uint64_t)st->topn + VEC_CAPACITY)
+        sort_prune(st, st->prune_arena);
 }
 
 static void sort_finalize(ExecOp *op)
@@ -249,7 +287,8 @@ ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n)
     st->cols = MEM_NEW_ARRAY(q->arena, ExecColumn, n->ncols > 0 ? n->ncols : 1);
     for (int c = 0; c < n->ncols; c++)
         exec__col_init(&st->cols[c], n->col_types[c], q->arena, 1024);
-    st->topn = -1;
+    st->topn = n->sort_topn > 0 ? n->sort_topn : -1;
+    st->prune_arena = exec__scratch_create(q);
     st->nkeys = n->nsort;
     st->keys = n->sort_keys;
     for (int k = 0; k < n->nsort; k++)
@@ -259,4 +298,12 @@ ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n)
     op->finalize = sort_finalize;
     op->next = sort_next;
     return op;
+}
+
+uint32_t *exec__sort_columns(ExecColumn *cols, int ncols, const SortKey *keys, int nkeys, uint32_t nrows,
+                             MemArena *arena)
+{
+    SortState st = {.topn = -1, .ncols = ncols, .cols = cols, .nkeys = nkeys, .keys = keys, .nrows = nrows};
+    sort_perm(&st, arena);
+    return st.perm;
 }

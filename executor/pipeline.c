@@ -21,6 +21,7 @@
 #include "executor/exec_int.h"
 
 #include <string.h>
+#include <time.h>
 #include "common/error.h"
 
 MemArena *exec__scratch_create(ExecQuery *q)
@@ -65,6 +66,7 @@ static ExecPipeline *pipe_new(ExecPlanRun *r)
 {
     ExecPipeline *p = MEM_NEW(r->q->arena, ExecPipeline);
     p->stop_level = -1;
+    p->flush_level = -1;
     return p;
 }
 
@@ -93,6 +95,42 @@ static bool plan_reads(const PlanNode *n, const StoreTable *t)
     if (n->kind == PLAN_SCAN && n->table == t)
         return true;
     return plan_reads(n->left, t) || plan_reads(n->right, t);
+}
+
+/* ---------- EXPLAIN ANALYZE counters ---------- */
+
+static inline double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline PlanNodeStats *op_stats(const ExecOp *op)
+{
+    ExecShared *sh = op->q->shared;
+    if (sh == NULL || sh->stats == NULL || op->node->node_id < 0 || op->node->node_id >= sh->nstats)
+        return NULL;
+    return &sh->stats[op->node->node_id];
+}
+
+/* Count an operator's output batch (rows, batches) and the time since t0. */
+static inline void op_account(const ExecOp *op, const Batch *out, double t0)
+{
+    PlanNodeStats *ps = op_stats(op);
+    if (ps == NULL)
+        return;
+    ps->time_ms += now_ms() - t0;
+    if (out && out->count > 0) {
+        ps->rows += out->count;
+        ps->batches++;
+    }
+}
+
+static inline bool measuring(const ExecPipeline *p)
+{
+    const ExecOp *op = p->source ? p->source : p->sink;
+    return op && op->q->shared && op->q->shared->stats;
 }
 
 static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur);
@@ -132,13 +170,34 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
         break;
     case PLAN_HASH_JOIN: case PLAN_NESTED_LOOP:
         op = n->kind == PLAN_HASH_JOIN ? exec__op_hash_join(q, n) : exec__op_nested_loop(q, n);
-        build_child_pipeline(r, n->right, op);
+        if (!(n->kind == PLAN_NESTED_LOOP && n->nlateral > 0))   /* lateral: re-run per left row */
+            build_child_pipeline(r, n->right, op);
         build(r, n->left, cur);
         pipe_push(cur, op);
         break;
     case PLAN_AGG: case PLAN_SORT:
         op = n->kind == PLAN_AGG ? exec__op_agg(q, n) : exec__op_sort(q, n);
         build_child_pipeline(r, n->left, op);
+        cur->source = op;
+        break;
+    case PLAN_WINDOW:
+        op = exec__op_window(q, n);
+        build_child_pipeline(r, n->left, op);
+        cur->source = op;
+        break;
+    case PLAN_SETOP:
+        op = exec__op_setop(q, n);
+        build_child_pipeline(r, n->left, op);
+        build_child_pipeline(r, n->right, exec__op_setop_right(q, op));
+        cur->source = op;
+        break;
+    case PLAN_APPEND: case PLAN_CTE_SCAN: case PLAN_RECURSIVE_UNION: case PLAN_WORKTABLE_SCAN:
+    case PLAN_FUNCTION_SCAN:
+        op = n->kind == PLAN_APPEND ? exec__op_append(q, n)
+           : n->kind == PLAN_CTE_SCAN ? exec__op_cte_scan(q, n)
+           : n->kind == PLAN_RECURSIVE_UNION ? exec__op_recursive_union(q, n)
+           : n->kind == PLAN_WORKTABLE_SCAN ? exec__op_worktable_scan(q, n)
+           : exec__op_function_scan(q, n);
         cur->source = op;
         break;
     case PLAN_INSERT:
@@ -150,6 +209,9 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
     }
     ERR_ASSERT(op != NULL);
     run_track(r, op);
+    PlanNodeStats *ps = op_stats(op);
+    if (ps)
+        ps->loops++;
 }
 
 ExecPlanRun *exec__plan_new(ExecQuery *q)
@@ -170,8 +232,49 @@ static void pipe_finish(ExecPipeline *p)
 {
     p->source_done = true;
     p->finished = true;
-    if (p->sink && p->sink->finalize)
+    if (p->sink && p->sink->finalize) {
+        double t0 = measuring(p) ? now_ms() : 0;
         p->sink->finalize(p->sink);
+        if (t0 != 0)
+            op_account(p->sink, NULL, t0);
+    }
+}
+
+/* The next batch entering the pipeline and the level it enters at: the
+ * source's batches enter at 0; once the source is exhausted (or LIMIT
+ * stopped it), each operator's flush output enters just above it. false
+ * when nothing is left. */
+static bool pipe_input(ExecPipeline *p, Batch **b, int *level)
+{
+    if (p->flush_level < 0) {
+        double t0 = measuring(p) ? now_ms() : 0;
+        bool got = !p->stop && p->source->next(p->source, b);
+        if (t0 != 0)
+            op_account(p->source, got ? *b : NULL, t0);
+        if (got) {
+            *level = 0;
+            return true;
+        }
+        p->source_done = true;
+        p->flush_level = p->stop ? p->stop_level + 1 : 0;
+    }
+    while (p->flush_level < p->nops) {
+        if (p->stop && p->flush_level <= p->stop_level)
+            p->flush_level = p->stop_level + 1;     /* a LIMIT above was satisfied meanwhile */
+        if (p->flush_level >= p->nops)
+            break;
+        ExecOp *op = p->ops[p->flush_level];
+        double t0 = measuring(p) ? now_ms() : 0;
+        bool got = op->flush && op->flush(op, b);
+        if (t0 != 0)
+            op_account(op, got ? *b : NULL, t0);
+        if (got) {
+            *level = p->flush_level + 1;
+            return true;
+        }
+        p->flush_level++;
+    }
+    return false;
 }
 
 /* Drive one pipeline until its source is exhausted (true) or emit asked to
@@ -192,20 +295,23 @@ static bool pipe_run(ExecPipeline *p, ExecEmitFn emit, void *ctx)
         }
         Batch *b;
         if (start < 0) {
-            if (p->stop || !p->source->next(p->source, &b)) {
+            if (!pipe_input(p, &b, &start)) {
                 pipe_finish(p);
                 break;
             }
             if (b->count == 0)
                 continue;
-            start = 0;
         } else {
             b = p->pending[start];
         }
         bool empty = false;
+        bool meas = measuring(p);
         for (int i = start; i < p->nops; i++) {
             Batch *out = NULL;
+            double t0 = meas ? now_ms() : 0;
             ExecOpResult res = p->ops[i]->execute(p->ops[i], b, &out);
+            if (meas)
+                op_account(p->ops[i], out, t0);
             p->have_more[i] = res == EXEC_HAVE_MORE;
             p->pending[i] = b;
             if (p->stop && p->stop_level < 0)
@@ -219,7 +325,10 @@ static bool pipe_run(ExecPipeline *p, ExecEmitFn emit, void *ctx)
         if (empty)
             continue;
         if (p->sink) {
+            double t0 = meas ? now_ms() : 0;
             p->sink->sink(p->sink, b);
+            if (meas)
+                op_account(p->sink, NULL, t0);
         } else if (!emit(ctx, b)) {
             return false;
         }
@@ -239,6 +348,9 @@ bool exec__plan_run(ExecPlanRun *r, ExecEmitFn emit, void *ctx)
 
 void exec__plan_close(ExecPlanRun *r)
 {
+    if (r->closed)
+        return;
+    r->closed = true;
     for (int i = 0; i < r->nall; i++) {
         ExecOp *op = r->all_ops[i];
         if (op->close) {

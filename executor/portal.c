@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "common/error.h"
 
 struct ExecPortal {
@@ -34,7 +35,8 @@ struct ExecPortal {
     /* output */
     const ExecSink *sink;
     uint64_t budget;           /* rows still allowed in this run */
-    Batch *flat;               /* constant columns flattened for the sink */
+    Batch *flat;               /* constant columns flattened for the sink (own vectors) */
+    Batch flat_view;           /* what the sink sees: flat's or the batch's vectors */
     Batch *pending;            /* rows of a batch not yet sent (suspended) */
     uint32_t pending_off;
     Batch view;
@@ -44,6 +46,20 @@ struct ExecPortal {
     int util_pos;
     Batch *util_batch;
 };
+
+ExecShared *exec__shared_new(ExecQuery *q, const Plan *plan)
+{
+    ExecShared *sh = MEM_NEW(q->arena, ExecShared);
+    sh->arena = q->arena;
+    sh->main = q;
+    sh->nctes = plan->nctes;
+    sh->nworktables = plan->nworktables;
+    sh->nsubplans = plan->nsubplans;
+    sh->ctes = MEM_NEW_ARRAY(q->arena, ExecRowSet, plan->nctes > 0 ? plan->nctes : 1);
+    sh->worktables = MEM_NEW_ARRAY(q->arena, ExecRowSet *, plan->nworktables > 0 ? plan->nworktables : 1);
+    sh->subplans = MEM_NEW_ARRAY(q->arena, ExecSubplanCache, plan->nsubplans > 0 ? plan->nsubplans : 1);
+    return sh;
+}
 
 static bool is_txn_end(const Plan *plan)
 {
@@ -56,6 +72,7 @@ static void portal_release(ExecPortal *p)
     if (p->closed)
         return;
     p->closed = true;
+    exec__subs_close(&p->q);
     if (p->run)
         exec__plan_close(p->run);
     for (int i = 0; i < p->q.nscratch; i++)
@@ -79,6 +96,7 @@ ExecPortal *exec_portal_create(ExecSession *s, const Plan *plan, const Value *pa
     p->q.txn = s->txn;
     p->q.params = params;
     p->q.nparams = nparams;
+    p->q.shared = exec__shared_new(&p->q, plan);
     if (plan->kind == PLAN_STMT_UTILITY)
         return p;
     ERR_ASSERT(plan->root != NULL);
@@ -86,8 +104,10 @@ ExecPortal *exec_portal_create(ExecSession *s, const Plan *plan, const Value *pa
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         exec__plan_build(p->run, plan->root);
-        if (plan->kind == PLAN_STMT_QUERY)
+        if (plan->kind == PLAN_STMT_QUERY) {
             p->flat = exec__batch_new(&p->q, plan->root->ncols, plan->root->col_types);
+            p->flat_view.cols = MEM_NEW_ARRAY(arena, Vector, plan->root->ncols > 0 ? plan->root->ncols : 1);
+        }
         err_pop(&jmp);
     } else {
         portal_release(p);
@@ -127,16 +147,21 @@ static bool portal_emit(void *ctx, Batch *b)
     for (int c = 0; c < b->ncols; c++)
         any_const |= b->cols[c].is_const;
     if (any_const && p->flat) {
+        /* constant columns flattened into the portal's own vectors; the
+         * others passed by reference (the view's column array is separate
+         * so the own vectors are never replaced) */
         for (int c = 0; c < b->ncols; c++) {
-            if (b->cols[c].is_const)
+            if (b->cols[c].is_const) {
                 exec__vec_flatten(&b->cols[c], b->sel, b->count, &p->flat->cols[c]);
-            else
-                p->flat->cols[c] = b->cols[c];
+                p->flat_view.cols[c] = p->flat->cols[c];
+            } else {
+                p->flat_view.cols[c] = b->cols[c];
+            }
         }
-        p->flat->sel = b->sel;
-        p->flat->count = b->count;
-        p->flat->ncols = b->ncols;
-        b = p->flat;
+        p->flat_view.sel = b->sel;
+        p->flat_view.count = b->count;
+        p->flat_view.ncols = b->ncols;
+        b = &p->flat_view;
     }
     return send_rows(p, b, 0);
 }
@@ -145,7 +170,7 @@ static bool run_utility(ExecPortal *p)
 {
     if (!p->util_ran) {
         p->util_ran = true;
-        exec__utility_run(p->s, p->plan, p->arena, &p->util, p->tag, sizeof p->tag);
+        exec__utility_run(p->s, p->plan, p->q.params, p->q.nparams, p->arena, &p->util, p->tag, sizeof p->tag);
         if (p->util.nrows > 0) {
             SqlType *types = MEM_NEW_ARRAY(p->arena, SqlType, p->util.ncols);
             for (int c = 0; c < p->util.ncols; c++)
@@ -231,4 +256,63 @@ void exec_portal_close(ExecPortal *p)
 {
     if (p)
         portal_release(p);
+}
+
+/* ---------- EXPLAIN ANALYZE ---------- */
+
+static bool discard_rows(void *ctx, Batch *b)
+{
+    (void)ctx;
+    (void)b;
+    return true;
+}
+
+/* Times were measured per operator (self); EXPLAIN shows them with children. */
+static double inclusive_ms(const PlanNode *n, PlanNodeStats *stats, int nstats)
+{
+    if (n == NULL)
+        return 0;
+    double t = inclusive_ms(n->left, stats, nstats) + inclusive_ms(n->right, stats, nstats);
+    for (int i = 0; i < n->nchildren; i++)
+        t += inclusive_ms(n->children[i], stats, nstats);
+    if (n->node_id < 0 || n->node_id >= nstats)
+        return t;
+    stats[n->node_id].time_ms += t;
+    return stats[n->node_id].time_ms;
+}
+
+double exec__run_analyze(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
+                         PlanNodeStats *stats)
+{
+    ERR_ASSERT(plan->root != NULL);
+    ExecQuery *q = MEM_NEW(arena, ExecQuery);
+    q->arena = arena;
+    q->txn = s->txn;
+    q->params = params;
+    q->nparams = nparams;
+    q->shared = exec__shared_new(q, plan);
+    q->shared->stats = stats;
+    q->shared->nstats = plan->nnodes;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ExecPlanRun *run = exec__plan_new(q);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        exec__plan_build(run, plan->root);
+        exec__plan_run(run, discard_rows, NULL);
+        err_pop(&jmp);
+    } else {
+        exec__subs_close(q);
+        exec__plan_close(run);
+        for (int i = 0; i < q->nscratch; i++)
+            mem_arena_destroy(q->scratch[i]);
+        err_rethrow();
+    }
+    exec__subs_close(q);
+    exec__plan_close(run);
+    for (int i = 0; i < q->nscratch; i++)
+        mem_arena_destroy(q->scratch[i]);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    inclusive_ms(plan->root, stats, plan->nnodes);
+    return (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 }

@@ -219,6 +219,23 @@ static void explain_rows(const UtilityStmt *u, MemArena *arena, ExecUtilRows *ro
         rows->cells[i] = list_nth(u->explain_lines, i);
 }
 
+/* EXPLAIN ANALYZE: run the plan with counters, then format them. */
+static void explain_analyze(ExecSession *s, const UtilityStmt *u, const Value *params, int nparams,
+                           MemArena *arena, ExecUtilRows *rows)
+{
+    const Plan *p = u->explain_plan;
+    ERR_ASSERT(p != NULL && u->explain_format != NULL);
+    PlanNodeStats *stats = MEM_NEW_ARRAY(arena, PlanNodeStats, p->nnodes > 0 ? p->nnodes : 1);
+    double ms = exec__run_analyze(s, p, params, nparams, arena, stats);
+    List *lines = u->explain_format(p, stats, ms, arena);
+    int n = list_len(lines);
+    rows->ncols = 1;
+    rows->nrows = n;
+    rows->cells = MEM_NEW_ARRAY(arena, const char *, (size_t)n + 1);
+    for (int i = 0; i < n; i++)
+        rows->cells[i] = list_nth(lines, i);
+}
+
 static void alter_role(ExecSession *s, const UtilityStmt *u)
 {
     char verifier[PASSWORD_VERIFIER_MAX] = "";
@@ -239,14 +256,14 @@ static const char *default_tag(UtilityKind k)
     case UTIL_SET: return "SET";
     case UTIL_RESET: return "RESET";
     case UTIL_SHOW: return "SHOW";
-    case UTIL_EXPLAIN: return "EXPLAIN";
+    case UTIL_EXPLAIN: case UTIL_EXPLAIN_ANALYZE: return "EXPLAIN";
     case UTIL_ALTER_ROLE: return "ALTER ROLE";
     default: return "";
     }
 }
 
-void exec__utility_run(ExecSession *s, const Plan *plan, MemArena *arena, ExecUtilRows *rows,
-                       char *tag, size_t tag_size)
+void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
+                       ExecUtilRows *rows, char *tag, size_t tag_size)
 {
     const UtilityStmt *u = plan->utility;
     ERR_ASSERT(u != NULL);
@@ -261,6 +278,8 @@ void exec__utility_run(ExecSession *s, const Plan *plan, MemArena *arena, ExecUt
     case UTIL_SHOW: show_variable(s, plan, u, arena, rows); break;
     case UTIL_EXPLAIN: explain_rows(u, arena, rows); break;
     case UTIL_ALTER_ROLE: alter_role(s, u); break;
+    case UTIL_EXPLAIN_ANALYZE: explain_analyze(s, u, params, nparams, arena, rows); break;
+    case UTIL_NOOP: break;
     case UTIL_NONE:
         err_raise(ERRCODE_INTERNAL_ERROR, "utility plan without a statement");
     }

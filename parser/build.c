@@ -23,6 +23,11 @@ static Node *new_node(ParseCtx *pc, size_t size, NodeTag tag, int location)
     return n;
 }
 
+Node *parse__new_node(ParseCtx *pc, size_t size, NodeTag tag, int location)
+{
+    return new_node(pc, size, tag, location);
+}
+
 /* ---------- lists and statements ---------- */
 
 List *parse__list1(ParseCtx *pc, void *item) { return list_make1(pc->arena, item); }
@@ -106,36 +111,55 @@ Node *parse__param(ParseCtx *pc, const ParseToken *t)
 
 /* ---------- names ---------- */
 
+/* PostgreSQL's transformColumnRef limits: at most three dotted names. */
+static void check_colref_length(ParseCtx *pc, const ColumnRef *c, const ParseToken *first)
+{
+    int nfields = list_len(c->fields) + (c->star ? 1 : 0);
+    if (nfields <= 3)
+        return;
+    const char *dotted = first->str;
+    for (int i = 1; i < list_len(c->fields); i++)
+        dotted = mem_printf(pc->arena, "%s.%s", dotted, (const char *)list_nth(c->fields, i));
+    if (c->star)
+        dotted = mem_printf(pc->arena, "%s.*", dotted);
+    int pos = parse_char_position(pc->sql, first->offset);
+    if (nfields == 4)
+        err_raise_pos(ERRCODE_FEATURE_NOT_SUPPORTED, pos,
+                      "cross-database references are not implemented: %s", dotted);
+    err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "improper qualified name (too many dotted names): %s",
+                  dotted);
+}
+
+/*
+ * name followed by indirection items (String .name, A_Star .*, A_Indices
+ * [i]): the leading names and star make the ColumnRef (PostgreSQL's
+ * makeColumnRef); from the first subscript on, the rest wraps it in an
+ * A_Indirection.
+ */
 Node *parse__colref(ParseCtx *pc, const ParseToken *first, List *indirection)
 {
     ColumnRef *c = NEW_NODE(pc, ColumnRef, first->offset);
     c->fields = list_make1(pc->arena, (void *)first->str);
-    for (int i = 0; i < list_len(indirection); i++) {
-        const char *f = list_nth(indirection, i);
-        if (f == parse__star_marker) {
-            if (i != list_len(indirection) - 1)
-                parse__error_at(pc, first->offset, "improper use of \"*\"");
-            c->star = true;
-        } else {
-            c->fields = list_append(pc->arena, c->fields, (void *)f);
-        }
-    }
-    int nfields = list_len(c->fields) + (c->star ? 1 : 0);
-    if (nfields > 3) {
-        /* PostgreSQL's transformColumnRef messages */
-        const char *dotted = first->str;
-        for (int i = 1; i < list_len(c->fields); i++)
-            dotted = mem_printf(pc->arena, "%s.%s", dotted, (const char *)list_nth(c->fields, i));
+    int i = 0;
+    for (; i < list_len(indirection); i++) {
+        const Node *el = list_nth(indirection, i);
+        if (IS_A(el, A_Indices))
+            break;
         if (c->star)
-            dotted = mem_printf(pc->arena, "%s.*", dotted);
-        int pos = parse_char_position(pc->sql, first->offset);
-        if (nfields == 4)
-            err_raise_pos(ERRCODE_FEATURE_NOT_SUPPORTED, pos,
-                          "cross-database references are not implemented: %s", dotted);
-        err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "improper qualified name (too many dotted names): %s",
-                      dotted);
+            parse__error_at(pc, first->offset, "improper use of \"*\"");
+        if (IS_A(el, A_Star))
+            c->star = true;
+        else
+            c->fields = list_append(pc->arena, c->fields, (void *)((const String *)el)->sval);
     }
-    return &c->node;
+    check_colref_length(pc, c, first);
+    if (i == list_len(indirection))
+        return &c->node;
+    A_Indirection *ind = NEW_NODE(pc, A_Indirection, first->offset);
+    ind->arg = &c->node;
+    for (; i < list_len(indirection); i++)
+        ind->indirection = list_append(pc->arena, ind->indirection, list_nth(indirection, i));
+    return &ind->node;
 }
 
 Node *parse__star(ParseCtx *pc, int location)
@@ -149,10 +173,11 @@ ParseFuncName parse__func_name(ParseCtx *pc, const ParseToken *first, List *indi
 {
     ParseFuncName fn = {list_make1(pc->arena, (void *)first->str), first->offset};
     for (int i = 0; i < list_len(indirection); i++) {
-        const char *f = list_nth(indirection, i);
-        if (f == parse__star_marker)
-            parse__error_at(pc, first->offset, "improper use of \"*\"");
-        fn.name = list_append(pc->arena, fn.name, (void *)f);
+        const Node *el = list_nth(indirection, i);
+        if (!IS_A(el, String)) /* PostgreSQL's check_func_name */
+            parse__error_at(pc, el->location, IS_A(el, A_Star) ? "syntax error at or near \"*\""
+                                                               : "syntax error at or near \"[\"");
+        fn.name = list_append(pc->arena, fn.name, (void *)((const String *)el)->sval);
     }
     return fn;
 }
@@ -299,13 +324,17 @@ Node *parse__func(ParseCtx *pc, const ParseFuncName *name, List *args, bool star
     return &f->node;
 }
 
-/* CURRENT_DATE, CURRENT_TIMESTAMP, USER...: PostgreSQL's SQLValueFunction,
- * here a FuncCall of the keyword's name with no arguments. */
-Node *parse__sql_value_func(ParseCtx *pc, const ParseToken *kw)
+/* CURRENT_DATE, CURRENT_TIMESTAMP[(p)], USER...: PostgreSQL's
+ * SQLValueFunction, here a FuncCall of the keyword's name (sql_syntax set)
+ * with no arguments, or the precision as its one integer argument. */
+Node *parse__sql_value_func(ParseCtx *pc, const ParseToken *kw, const ParseToken *precision)
 {
     FuncCall *f = NEW_NODE(pc, FuncCall, kw->offset);
     const char *name = strcmp(kw->str, "user") == 0 ? "current_user" : kw->str;
     f->funcname = list_make1(pc->arena, (void *)name);
+    f->sql_syntax = true;
+    if (precision)
+        f->args = list_make1(pc->arena, parse__const_int(pc, precision));
     return &f->node;
 }
 
@@ -316,6 +345,7 @@ Node *parse__func_special(ParseCtx *pc, const ParseToken *kw, const char *name, 
     FuncCall *f = NEW_NODE(pc, FuncCall, kw->offset);
     f->funcname = list_make1(pc->arena, (void *)name);
     f->args = args;
+    f->sql_syntax = true;
     return &f->node;
 }
 

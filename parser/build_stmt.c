@@ -98,19 +98,6 @@ Node *parse__target(ParseCtx *pc, Node *val, const char *alias)
     return &r->node;
 }
 
-Node *parse__select(ParseCtx *pc, int location, bool distinct, List *targets, List *from,
-                    Node *where, List *group, Node *having)
-{
-    SelectStmt *s = NEW_NODE(pc, SelectStmt, location);
-    s->distinct = distinct;
-    s->target_list = targets;
-    s->from_clause = from;
-    s->where_clause = where;
-    s->group_clause = group;
-    s->having_clause = having;
-    return &s->node;
-}
-
 /* ORDER BY / LIMIT / OFFSET after a (possibly parenthesised) select; each
  * clause may be given once, as in PostgreSQL's insertSelectOptions. */
 Node *parse__select_tail(ParseCtx *pc, Node *select, List *sort, const ParseLimit *limit)
@@ -196,15 +183,6 @@ Node *parse__join(ParseCtx *pc, JoinType type, bool natural, Node *l, Node *r,
 
 /* ---------- INSERT, CREATE, DROP ---------- */
 
-Node *parse__insert(ParseCtx *pc, Node *relation, const ParseInsertRest *rest, int location)
-{
-    InsertStmt *s = NEW_NODE(pc, InsertStmt, location);
-    s->relation = (RangeVar *)relation;
-    s->cols = rest->cols;
-    s->select_stmt = (SelectStmt *)rest->select;
-    return &s->node;
-}
-
 Node *parse__insert_col(ParseCtx *pc, const ParseToken *name)
 {
     ResTarget *r = NEW_NODE(pc, ResTarget, name->offset);
@@ -212,21 +190,18 @@ Node *parse__insert_col(ParseCtx *pc, const ParseToken *name)
     return &r->node;
 }
 
-Node *parse__create(ParseCtx *pc, Node *relation, List *elts, bool if_not_exists, int location)
-{
-    CreateStmt *s = NEW_NODE(pc, CreateStmt, location);
-    s->relation = (RangeVar *)relation;
-    s->table_elts = elts;
-    s->if_not_exists = if_not_exists;
-    return &s->node;
-}
-
 Node *parse__column_def(ParseCtx *pc, const ParseToken *name, TypeName *type, List *constraints)
 {
     ColumnDef *c = NEW_NODE(pc, ColumnDef, name->offset);
     c->colname = name->str;
     c->type_name = type;
-    c->constraints = constraints;
+    for (int i = 0; i < list_len(constraints); i++) {
+        Node *n = list_nth(constraints, i);
+        if (IS_A(n, CollateClause))
+            c->coll_clause = (CollateClause *)n;
+        else
+            c->constraints = list_append(pc->arena, c->constraints, n);
+    }
     return &c->node;
 }
 
@@ -274,23 +249,43 @@ Node *parse__constraint_name(ParseCtx *pc, Node *constraint, const ParseToken *n
     return constraint;
 }
 
-Node *parse__drop(ParseCtx *pc, List *objects, bool missing_ok, bool cascade, int location)
-{
-    DropStmt *s = NEW_NODE(pc, DropStmt, location);
-    s->remove_type = OBJECT_TABLE;
-    s->objects = objects;
-    s->missing_ok = missing_ok;
-    s->cascade = cascade;
-    return &s->node;
-}
-
 /* ---------- utility statements ---------- */
 
+/* A transaction_mode string ("isolation level read committed", "read only",
+ * "not deferrable" ...) as PostgreSQL's DefElem: transaction_isolation (the
+ * level as a string), transaction_read_only / transaction_deferrable (bool). */
+static Node *mode_defelem(ParseCtx *pc, const char *mode, int location)
+{
+    static const char iso[] = "isolation level ";
+    DefElem *d = PARSE_NEW(pc, DefElem, location);
+    if (strncmp(mode, iso, sizeof iso - 1) == 0) {
+        d->defname = "transaction_isolation";
+        d->arg = parse__var_word(pc, mode + sizeof iso - 1, location);
+    } else if (strncmp(mode, "read ", 5) == 0) {
+        d->defname = "transaction_read_only";
+        d->arg = parse__const_bool(pc, strcmp(mode, "read only") == 0, location);
+    } else {
+        d->defname = "transaction_deferrable";
+        d->arg = parse__const_bool(pc, strcmp(mode, "deferrable") == 0, location);
+    }
+    return &d->node;
+}
+
+static List *mode_defelems(ParseCtx *pc, List *modes, int location)
+{
+    List *out = NULL;
+    for (int i = 0; i < list_len(modes); i++)
+        out = list_append(pc->arena, out, mode_defelem(pc, list_nth(modes, i), location));
+    return out;
+}
+
+/* options: the transaction_mode strings; modes: the same as DefElem. */
 Node *parse__transaction(ParseCtx *pc, TransactionStmtKind kind, List *options, int location)
 {
     TransactionStmt *s = NEW_NODE(pc, TransactionStmt, location);
     s->kind = kind;
     s->options = options;
+    s->modes = mode_defelems(pc, options, location);
     return &s->node;
 }
 
@@ -310,13 +305,21 @@ Node *parse__set_local(Node *stmt, bool is_local)
 }
 
 /*
- * SET TRANSACTION <mode> and SET SESSION CHARACTERISTICS AS TRANSACTION
- * <mode>: PostgreSQL sets the GUCs transaction_isolation /
+ * SET TRANSACTION <modes> and SET SESSION CHARACTERISTICS AS TRANSACTION
+ * <modes>: PostgreSQL sets the GUCs transaction_isolation /
  * transaction_read_only / transaction_deferrable (or their default_
- * versions); one mode per statement here. mode is a transaction_mode string.
+ * versions). One mode keeps the GUC form (name, args) for the first
+ * planner; several are VAR_SET_MULTI. Both fill `modes` (DefElem).
  */
-Node *parse__set_transaction(ParseCtx *pc, const char *prefix, const char *mode, int location)
+Node *parse__set_transaction(ParseCtx *pc, const char *prefix, List *modes, int location)
 {
+    if (list_len(modes) > 1) {
+        const char *name = prefix[0] == 't' ? "transaction" : "session characteristics";
+        VariableSetStmt *m = (VariableSetStmt *)parse__set(pc, VAR_SET_MULTI, name, NULL, location);
+        m->modes = mode_defelems(pc, modes, location);
+        return &m->node;
+    }
+    const char *mode = list_nth(modes, 0);
     static const char iso[] = "isolation level ";
     const char *name, *value;
     if (strncmp(mode, iso, sizeof iso - 1) == 0) {
@@ -330,7 +333,10 @@ Node *parse__set_transaction(ParseCtx *pc, const char *prefix, const char *mode,
         value = strcmp(mode, "deferrable") == 0 ? "on" : "off";
     }
     List *args = list_make1(pc->arena, parse__var_word(pc, value, location));
-    return parse__set(pc, VAR_SET_VALUE, mem_printf(pc->arena, "%s%s", prefix, name), args, location);
+    VariableSetStmt *s = (VariableSetStmt *)parse__set(pc, VAR_SET_VALUE,
+                                                       mem_printf(pc->arena, "%s%s", prefix, name), args, location);
+    s->modes = mode_defelems(pc, modes, location);
+    return &s->node;
 }
 
 /* SET values: words become string constants, numbers keep their kind. */
@@ -359,64 +365,9 @@ Node *parse__explain(ParseCtx *pc, Node *query, bool analyze, bool verbose, int 
     s->query = query;
     s->analyze = analyze;
     s->verbose = verbose;
-    return &s->node;
-}
-
-/* A boolean option value as PostgreSQL's defGetBoolean: absent = true. */
-static bool explain_bool(ParseCtx *pc, const ParseExplainOpt *opt)
-{
-    const ParseToken *v = &opt->value;
-    if (v->code == 0)
-        return true;
-    if (v->code == TK_ICONST && (v->ival == 0 || v->ival == 1))
-        return v->ival == 1;
-    if (v->code != TK_ICONST) {
-        static const char *const yes[] = {"true", "on", "yes", "t", "y"};
-        static const char *const no[] = {"false", "off", "no", "f", "n"};
-        for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-            if (strcasecmp(v->str, yes[i]) == 0)
-                return true;
-            if (strcasecmp(v->str, no[i]) == 0)
-                return false;
-        }
-    }
-    (void)pc; /* PostgreSQL reports no position here */
-    err_raise(ERRCODE_SYNTAX_ERROR, "%s requires a Boolean value", opt->name.str);
-}
-
-/* EXPLAIN (option [value], ...): ANALYZE and VERBOSE; PostgreSQL's other
- * options are recognised but not supported yet. */
-ParseExplainOpts parse__explain_option(ParseCtx *pc, const ParseExplainOpts *so_far,
-                                       const ParseExplainOpt *opt)
-{
-    static const char *const later[] = {"costs", "settings", "buffers", "wal", "timing",
-                                        "summary", "format"};
-    ParseExplainOpts opts = {false, false};
-    if (so_far)
-        opts = *so_far;
-    const char *name = opt->name.str;
-    int pos = parse_char_position(pc->sql, opt->name.offset);
-    if (strcmp(name, "analyze") == 0) {
-        opts.analyze = explain_bool(pc, opt);
-        return opts;
-    }
-    if (strcmp(name, "verbose") == 0) {
-        opts.verbose = explain_bool(pc, opt);
-        return opts;
-    }
-    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
-        if (strcmp(name, later[i]) == 0)
-            err_raise_pos(ERRCODE_FEATURE_NOT_SUPPORTED, pos, "EXPLAIN option \"%s\" is not supported yet",
-                          name);
-    err_raise_pos(ERRCODE_SYNTAX_ERROR, pos, "unrecognized EXPLAIN option \"%s\"", name);
-}
-
-Node *parse__alter_role(ParseCtx *pc, const ParseToken *role, const ParseToken *password,
-                        int location)
-{
-    AlterRoleStmt *s = NEW_NODE(pc, AlterRoleStmt, location);
-    s->role = role->str;
-    s->password = password ? password->str : NULL;
-    s->has_password = true;
+    if (analyze)
+        s->options = list_append(pc->arena, s->options, parse__defelem_node(pc, "analyze", NULL, location));
+    if (verbose)
+        s->options = list_append(pc->arena, s->options, parse__defelem_node(pc, "verbose", NULL, location));
     return &s->node;
 }

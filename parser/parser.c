@@ -50,12 +50,23 @@ _Noreturn void parse__error_at(ParseCtx *pc, int offset, const char *msg)
 /*
  * PostgreSQL's one-token lookahead (parser.c base_yylex): NOT followed by
  * BETWEEN, IN, LIKE, ILIKE or SIMILAR becomes NOT_LA, which binds as those
- * operators do, so `a = b NOT LIKE c` groups as `a = (b NOT LIKE c)`.
+ * operators do, so `a = b NOT LIKE c` groups as `a = (b NOT LIKE c)`;
+ * WITH followed by TIME or ORDINALITY becomes WITH_LA, so `timestamp WITH
+ * TIME ZONE` and `f() WITH ORDINALITY` do not clash with WITH clauses and
+ * options; NULLS followed by FIRST or LAST becomes NULLS_LA, so `(a NULLS
+ * FIRST)` in CREATE INDEX is not an operator class named nulls. Returns the
+ * code the token is given.
  */
-static bool not_la_follows(int code)
+static int lookahead_code(int code, int next)
 {
-    return code == TK_BETWEEN || code == TK_IN || code == TK_LIKE || code == TK_ILIKE ||
-           code == TK_SIMILAR;
+    if (code == TK_NOT && (next == TK_BETWEEN || next == TK_IN || next == TK_LIKE ||
+                           next == TK_ILIKE || next == TK_SIMILAR))
+        return TK_NOT_LA;
+    if (code == TK_WITH && (next == TK_TIME || next == TK_ORDINALITY))
+        return TK_WITH_LA;
+    if (code == TK_NULLS && (next == TK_FIRST || next == TK_LAST))
+        return TK_NULLS_LA;
+    return code;
 }
 
 static void run_parser(ParseCtx *pc, bool expression)
@@ -83,11 +94,10 @@ static void run_parser(ParseCtx *pc, bool expression)
         } else {
             parse__lexer_next(&lx, &tok);
         }
-        if (tok.code == TK_NOT) {
+        if (tok.code == TK_NOT || tok.code == TK_WITH || tok.code == TK_NULLS) {
             parse__lexer_next(&lx, &ahead);
             have_ahead = true;
-            if (not_la_follows(ahead.code))
-                tok.code = TK_NOT_LA;
+            tok.code = lookahead_code(tok.code, ahead.code);
         }
         parse__lemon(engine, tok.code, tok);
         if (tok.code == 0)

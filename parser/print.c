@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "parser/parser_int.h"
+#include "parser/print_int.h"
 
-typedef struct Out {
+struct ParseOut {
     MemArena *arena;
     char *buf;
     size_t len, cap;
-} Out;
+};
+typedef ParseOut Out;
 
 static void put(Out *o, const char *s)
 {
@@ -69,7 +71,16 @@ static void print_const(Out *o, const A_Const *c)
 
 static void print_type(Out *o, const TypeName *t)
 {
+    if (t->schemaname) {
+        put(o, t->schemaname);
+        put(o, ".");
+    }
     put(o, t->name);
+    if (t->interval_fields) {
+        char f[32];
+        snprintf(f, sizeof f, "{%#x}", (unsigned)t->interval_fields);
+        put(o, f);
+    }
     if (t->typmods) {
         put(o, "(");
         for (int i = 0; i < list_len(t->typmods); i++) {
@@ -146,6 +157,7 @@ static void print_func(Out *o, const FuncCall *f)
         put(o, " ");
         print_node(o, list_nth(f->args, i));
     }
+    parse__print_func_ext(o, f);
     put(o, ")");
 }
 
@@ -202,7 +214,10 @@ static void print_expr(Out *o, const Node *n)
         put(o, ")");
         break;
     case T_FuncCall: print_func(o, (const FuncCall *)n); break;
-    default: put(o, "<?>"); break;
+    default:
+        if (!parse__print_ext(o, n))
+            put(o, "<?>");
+        break;
     }
 }
 
@@ -211,8 +226,10 @@ static void print_clause(Out *o, const char *label, const Node *n)
     if (!n)
         return;
     put(o, " ");
-    put(o, label);
-    put(o, " ");
+    if (label[0]) {
+        put(o, label);
+        put(o, " ");
+    }
     print_node(o, n);
 }
 
@@ -221,14 +238,18 @@ static void print_list_clause(Out *o, const char *label, const List *l)
     if (!l)
         return;
     put(o, " ");
-    put(o, label);
-    put(o, " ");
+    if (label[0]) {
+        put(o, label);
+        put(o, " ");
+    }
     print_list(o, l);
 }
 
 static void print_select(Out *o, const SelectStmt *s)
 {
-    if (s->values_lists) {
+    if (s->op != SELECT_SETOP_NONE) {
+        parse__print_setop(o, s);
+    } else if (s->values_lists) {
         put(o, "(values");
         for (int i = 0; i < list_len(s->values_lists); i++) {
             put(o, " ");
@@ -236,15 +257,24 @@ static void print_select(Out *o, const SelectStmt *s)
         }
     } else {
         put(o, s->distinct ? "(select distinct " : "(select ");
+        if (s->distinct_clause) {
+            put(o, "on ");
+            print_list(o, s->distinct_clause);
+            put(o, " ");
+        }
         print_list(o, s->target_list);
     }
+    print_clause(o, "into", (const Node *)s->into_clause);
     print_list_clause(o, "from", s->from_clause);
     print_clause(o, "where", s->where_clause);
     print_list_clause(o, "group", s->group_clause);
     print_clause(o, "having", s->having_clause);
+    print_list_clause(o, "window", s->window_clause);
     print_list_clause(o, "order", s->sort_clause);
     print_clause(o, "limit", s->limit_count);
     print_clause(o, "offset", s->limit_offset);
+    print_list_clause(o, "locking", s->locking_clause);
+    print_clause(o, "with", (const Node *)s->with_clause);
     put(o, ")");
 }
 
@@ -266,6 +296,8 @@ static void print_clause_node(Out *o, const Node *n)
     }
     case T_RangeVar: {
         const RangeVar *r = (const RangeVar *)n;
+        put(o, r->only ? "only " : "");
+        put(o, r->relpersistence == 't' ? "temp " : r->relpersistence == 'u' ? "unlogged " : "");
         if (r->schemaname) {
             put(o, r->schemaname);
             put(o, ".");
@@ -297,6 +329,10 @@ static void print_clause_node(Out *o, const Node *n)
             put(o, ")");
         }
         put(o, ")");
+        if (j->alias) {
+            put(o, " AS ");
+            put(o, j->alias);
+        }
         break;
     }
     case T_SortBy: {
@@ -307,13 +343,17 @@ static void print_clause_node(Out *o, const Node *n)
         break;
     }
     case T_TypeName: print_type(o, (const TypeName *)n); break;
-    default: put(o, "<?>"); break;
+    default:
+        if (!parse__print_ext(o, n))
+            put(o, "<?>");
+        break;
     }
 }
 
 static void print_constraint(Out *o, const Constraint *c)
 {
-    static const char *const types[] = {"null", "not-null", "default", "primary", "unique", "check"};
+    static const char *const types[] = {"null", "not-null", "default", "primary", "unique", "check",
+                                        "identity", "generated", "foreign"};
     put(o, "(");
     put(o, types[c->contype]);
     if (c->conname) {
@@ -334,6 +374,7 @@ static void print_constraint(Out *o, const Constraint *c)
         print_names(o, c->keys, ",");
         put(o, ")");
     }
+    parse__print_constraint_ext(o, c);
     put(o, ")");
 }
 
@@ -346,6 +387,7 @@ static void print_ddl(Out *o, const Node *n)
         print_node(o, &c->relation->node);
         put(o, " ");
         print_list(o, c->table_elts);
+        print_list_clause(o, "with", c->options);
         put(o, ")");
         break;
     }
@@ -359,6 +401,7 @@ static void print_ddl(Out *o, const Node *n)
             put(o, " ");
             print_node(o, list_nth(c->constraints, i));
         }
+        print_clause(o, "", (const Node *)c->coll_clause);
         put(o, ")");
         break;
     }
@@ -366,6 +409,7 @@ static void print_ddl(Out *o, const Node *n)
     case T_DropStmt: {
         const DropStmt *d = (const DropStmt *)n;
         put(o, d->missing_ok ? "(drop-if-exists " : "(drop ");
+        parse__print_objtype(o, d->remove_type);
         print_list(o, d->objects);
         put(o, d->cascade ? " cascade)" : ")");
         break;
@@ -380,6 +424,9 @@ static void print_ddl(Out *o, const Node *n)
             print_node(o, &s->select_stmt->node);
         else
             put(o, "default-values");
+        print_clause(o, "on-conflict", (const Node *)s->on_conflict);
+        print_list_clause(o, "returning", s->returning_list);
+        print_clause(o, "with", (const Node *)s->with_clause);
         put(o, ")");
         break;
     }
@@ -390,7 +437,7 @@ static void print_ddl(Out *o, const Node *n)
 static void print_utility(Out *o, const Node *n)
 {
     static const char *const trans[] = {"begin", "commit", "rollback"};
-    static const char *const sets[] = {"set", "set-default", "reset", "reset-all"};
+    static const char *const sets[] = {"set", "set-default", "reset", "reset-all", "set-multi"};
     switch (n->tag) {
     case T_TransactionStmt: {
         const TransactionStmt *t = (const TransactionStmt *)n;
@@ -401,7 +448,7 @@ static void print_utility(Out *o, const Node *n)
             put(o, list_nth(t->options, i));
             put(o, "\"");
         }
-        put(o, ")");
+        put(o, t->chain ? " and-chain)" : ")");
         break;
     }
     case T_VariableSetStmt: {
@@ -417,6 +464,8 @@ static void print_utility(Out *o, const Node *n)
             put(o, " ");
             print_node(o, list_nth(s->args, i));
         }
+        if (s->kind == VAR_SET_MULTI)
+            print_list_clause(o, "modes", s->modes);
         put(o, ")");
         break;
     }
@@ -431,6 +480,7 @@ static void print_utility(Out *o, const Node *n)
         put(o, e->analyze ? " analyze" : "");
         put(o, e->verbose ? " verbose " : " ");
         print_node(o, e->query);
+        print_list_clause(o, "options", e->options);
         put(o, ")");
         break;
     }
@@ -438,12 +488,20 @@ static void print_utility(Out *o, const Node *n)
         const AlterRoleStmt *a = (const AlterRoleStmt *)n;
         put(o, "(alter-role ");
         put(o, a->role);
-        put(o, " password=");
-        put(o, a->password ? a->password : "NULL");
+        if (a->has_password) {
+            put(o, " password=");
+            put(o, a->password ? a->password : "NULL");
+        } else {
+            put(o, " ");
+            print_list(o, a->options);
+        }
         put(o, ")");
         break;
     }
-    default: put(o, "<?>"); break;
+    default:
+        if (!parse__print_ext(o, n))
+            put(o, "<?>");
+        break;
     }
 }
 
@@ -471,6 +529,14 @@ static void print_node(Out *o, const Node *n)
     default: print_utility(o, n); break;
     }
 }
+
+/* Entry points for print_ext.c (print_int.h). */
+void parse__out_put(ParseOut *o, const char *s) { put(o, s); }
+void parse__out_node(ParseOut *o, const Node *n) { print_node(o, n); }
+void parse__out_list(ParseOut *o, const List *l) { print_list(o, l); }
+void parse__out_names(ParseOut *o, const List *l, const char *sep) { print_names(o, l, sep); }
+void parse__out_clause(ParseOut *o, const char *label, const Node *n) { print_clause(o, label, n); }
+void parse__out_list_clause(ParseOut *o, const char *label, const List *l) { print_list_clause(o, label, l); }
 
 char *parse_node_to_string(MemArena *arena, const Node *node)
 {

@@ -374,6 +374,10 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
     if (n > 1 && strcmp(list_nth(fc->funcname, 0), "pg_catalog") != 0)
         plan__error_at(b, ERRCODE_INVALID_SCHEMA_NAME, fc->node.location, "schema \"%s\" does not exist",
                        (const char *)list_nth(fc->funcname, 0));
+    if (fc->over)
+        return plan__bind_window_call(b, fc);
+    if (n == 1 && strcmp(name, "grouping") == 0)
+        return plan__bind_grouping(b, fc);
     if (exec_is_aggregate_name(name))
         return plan__bind_agg(b, fc);
     if (fc->agg_star || fc->agg_distinct)
@@ -397,6 +401,34 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
     return plan__make_func(b, name, args, nargs, loc);
 }
 
+/* ARRAY[e, ...]: a one-dimensional array of the elements' common type. */
+static Expr *bind_array(Binder *b, const A_ArrayExpr *a)
+{
+    int n = list_len(a->elements);
+    int loc = a->node.location;
+    if (n == 0)
+        plan__error_hint(b, ERRCODE_INDETERMINATE_DATATYPE, loc,
+                         "Explicitly cast to the desired type, for example ARRAY[]::integer[].",
+                         "cannot determine type of empty array");
+    Expr *e = plan__make_expr(b->arena, EXPR_ARRAY, SQLTYPE(TYPE_UNKNOWN), loc, n);
+    for (int i = 0; i < n; i++) {
+        const Node *x = list_nth(a->elements, i);
+        if (IS_A(x, A_ArrayExpr))
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, x->location,
+                           "multidimensional arrays are not supported");
+        e->args[i] = plan__bind_expr(b, x);
+    }
+    SqlType t = plan__common_type(b, e->args, n, "ARRAY");
+    plan__coerce_all(b, e->args, n, t, "ARRAY");
+    uint32_t at = type_array_of(t.oid);
+    if (!at)
+        plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, loc, "could not find array type for data type %s",
+                       plan__type_name(b, t));
+    e->type = SQLTYPE(at);
+    e->name = "array";
+    return e;
+}
+
 Expr *plan__bind_expr(Binder *b, const Node *n)
 {
     ERR_ASSERT(n != NULL);
@@ -410,6 +442,8 @@ Expr *plan__bind_expr(Binder *b, const Node *n)
     case T_CaseExpr: return bind_case(b, (const CaseExpr *)n);
     case T_TypeCast: return bind_typecast(b, (const TypeCast *)n);
     case T_FuncCall: return bind_func(b, (const FuncCall *)n);
+    case T_SubLink: return plan__bind_sublink(b, (const SubLink *)n);
+    case T_A_ArrayExpr: return bind_array(b, (const A_ArrayExpr *)n);
     case T_SetToDefault:
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, n->location, "DEFAULT is not allowed in this context");
     default:

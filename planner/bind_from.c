@@ -34,7 +34,7 @@ static const char *session_user(Binder *b)
  * The schemas of search_path that exist, in order ("$user" becomes the
  * session user's name when such a schema exists). Returns the count.
  */
-static int search_schemas(Binder *b, const char **out, int max)
+int plan__search_schemas(Binder *b, const char **out, int max)
 {
     const char *path = b->ctx->guc ? guc_search_path(b->ctx->guc) : NULL;
     if (!path)
@@ -86,7 +86,7 @@ StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, 
         return t;
     }
     const char *schemas[16];
-    int n = search_schemas(b, schemas, 16);
+    int n = plan__search_schemas(b, schemas, 16);
     for (int i = 0; i < n; i++) {
         StoreTable *t = store_table_lookup(schemas[i], name);
         if (t)
@@ -105,7 +105,7 @@ const char *plan__creation_schema(Binder *b, const char *schema)
         return schema;
     }
     const char *schemas[16];
-    if (search_schemas(b, schemas, 16) == 0)
+    if (plan__search_schemas(b, schemas, 16) == 0)
         err_raise(ERRCODE_INVALID_SCHEMA_NAME, "no schema has been selected to create in");
     return schemas[0];
 }
@@ -203,24 +203,118 @@ static RangeEntry *qualified_rte(Binder *b, const char *schema, const char *name
                    name);
 }
 
+/* Unqualified name in the FROM tree nodes in scope: the FromCol, NULL when
+ * none; *count gets the number of matches (> 1: ambiguous). */
+static const FromCol *scope_lookup(const Binder *b, const char *name, int *count)
+{
+    const FromCol *found = NULL;
+    *count = 0;
+    for (int s = 0; s < b->nscope; s++) {
+        const FromNode *f = b->scope[s];
+        for (int i = 0; i < f->ncols; i++) {
+            if (strcmp(f->cols[i].name, name) != 0)
+                continue;
+            if (!found)
+                found = &f->cols[i];
+            (*count)++;
+        }
+    }
+    return found;
+}
+
+static Expr *from_col_expr(Binder *b, const FromCol *c, int location)
+{
+    if (c->merged) {
+        Expr *e = plan__copy_expr(b->arena, c->merged);
+        e->location = location;
+        return e;
+    }
+    return make_var(b, b->rtes[c->rte], c->col, location);
+}
+
+/* Whether the reference resolves in b itself (no errors raised). */
+static bool resolves_here(const Binder *b, const ColumnRef *cr)
+{
+    int n = list_len(cr->fields);
+    if (n == 1) {
+        const char *name = list_nth(cr->fields, 0);
+        int count = 0;
+        if (b->nscope > 0) {
+            scope_lookup(b, name, &count);
+            return count > 0;
+        }
+        for (int i = 0; i < b->nrtes; i++)
+            if (b->visible[i] && column_index(b->rtes[i], name) >= 0)
+                return true;
+        return false;
+    }
+    bool visible = false;
+    const char *schema = n == 3 ? list_nth(cr->fields, 0) : NULL;
+    int i = find_rte(b, schema, list_nth(cr->fields, n - 2), &visible);
+    return i >= 0 && visible;
+}
+
+/*
+ * A reference to an enclosing query's column from a subquery: bound in the
+ * ancestor that has it, then passed down one level at a time as a
+ * correlation slot (Binder.outer_args) read by EXPR_OUTER_REF.
+ */
+static Expr *outer_ref(Binder *b, const ColumnRef *cr)
+{
+    if (!b->parent || !b->allow_outer || cr->star || list_len(cr->fields) > 3)
+        return NULL;
+    Binder *p = b->parent;
+    Expr *pe = NULL;
+    if (resolves_here(p, cr))
+        pe = plan__bind_column_ref(p, cr);
+    else
+        pe = outer_ref(p, cr);
+    if (!pe)
+        return NULL;
+    int slot = -1;
+    for (int i = 0; i < b->nouter && slot < 0; i++)
+        if (plan__expr_equal(b->outer_args[i], pe))
+            slot = i;
+    if (slot < 0) {
+        b->outer_args = mem_realloc(b->arena, b->outer_args, sizeof(Expr *) * (size_t)b->nouter,
+                                    sizeof(Expr *) * (size_t)(b->nouter + 1));
+        slot = b->nouter++;
+        b->outer_args[slot] = pe;
+    }
+    Expr *e = plan__make_expr(b->arena, EXPR_OUTER_REF, pe->type, cr->node.location, 0);
+    e->index = slot;
+    e->name = pe->name;
+    return e;
+}
+
 static Expr *unqualified_column(Binder *b, const char *name, int location)
 {
-    RangeEntry *found = NULL;
-    int col = -1;
-    for (int i = 0; i < b->nrtes; i++) {
-        if (!b->visible[i])
-            continue;
-        int c = column_index(b->rtes[i], name);
-        if (c < 0)
-            continue;
-        if (found)
+    if (b->nscope > 0) {
+        int count = 0;
+        const FromCol *c = scope_lookup(b, name, &count);
+        if (count > 1)
             plan__error_at(b, ERRCODE_AMBIGUOUS_COLUMN, location,
                            "column reference \"%s\" is ambiguous", name);
-        found = b->rtes[i];
-        col = c;
+        if (c)
+            return from_col_expr(b, c, location);
+    } else {
+        RangeEntry *found = NULL;
+        int col = -1;
+        for (int i = 0; i < b->nrtes; i++) {
+            if (!b->visible[i])
+                continue;
+            int c = column_index(b->rtes[i], name);
+            if (c < 0)
+                continue;
+            if (found)
+                plan__error_at(b, ERRCODE_AMBIGUOUS_COLUMN, location,
+                               "column reference \"%s\" is ambiguous", name);
+            found = b->rtes[i];
+            col = c;
+        }
+        if (found)
+            return make_var(b, found, col, location);
     }
-    if (found)
-        return make_var(b, found, col, location);
     bool visible = false;
     if (find_rte(b, NULL, name, &visible) >= 0 && visible)
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, location,
@@ -234,6 +328,11 @@ Expr *plan__bind_column_ref(Binder *b, const ColumnRef *cr)
     int loc = cr->node.location;
     if (cr->star)
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, loc, "row expansion via \"*\" is not supported here");
+    if (!resolves_here(b, cr)) {
+        Expr *o = outer_ref(b, cr);
+        if (o)
+            return o;
+    }
     if (n == 1)
         return unqualified_column(b, list_nth(cr->fields, 0), loc);
     if (n > 3)
@@ -256,6 +355,12 @@ List *plan__expand_star(Binder *b, const ColumnRef *cr)
     int n = list_len(cr->fields);
     int loc = cr->node.location;
     List *out = NULL;
+    if (n == 0 && b->nscope > 0) {
+        for (int s = 0; s < b->nscope; s++)
+            for (int i = 0; i < b->scope[s]->ncols; i++)
+                out = list_append(b->arena, out, from_col_expr(b, &b->scope[s]->cols[i], loc));
+        return out;
+    }
     if (n == 0) {
         bool any = false;
         for (int i = 0; i < b->nrtes; i++) {

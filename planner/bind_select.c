@@ -28,49 +28,11 @@ static void add_target(Binder *b, SelectState *st, Expr *e, const char *name, bo
     t->name = name;
     t->hidden = hidden;
     t->location = loc;
-    if (e->kind == EXPR_COLUMN) {
+    if (e->kind == EXPR_COLUMN && !b->rtes[plan__var_rte(b, e->index)]->derived) {
         const RangeEntry *r = b->rtes[plan__var_rte(b, e->index)];
         t->table_oid = store_table_oid(r->table);
         t->attnum = (int16_t)(e->index - r->var_base + 1);
     }
-}
-
-static void bind_from_item(Binder *b, const Node *item, SelectState *st)
-{
-    if (IS_A(item, RangeVar)) {
-        plan__add_rte(b, (const RangeVar *)item);
-        return;
-    }
-    if (!IS_A(item, JoinExpr))
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, item->location,
-                       "this kind of FROM item is not supported yet");
-    const JoinExpr *j = (const JoinExpr *)item;
-    static const char *names[] = {"INNER", "LEFT", "FULL", "RIGHT", "CROSS"};
-    if (j->jointype != JOIN_INNER && j->jointype != JOIN_CROSS)
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, j->node.location,
-                       "%s JOIN is not supported yet (only inner and cross joins)", names[j->jointype]);
-    if (j->is_natural)
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, j->node.location,
-                       "NATURAL JOIN is not supported yet");
-    if (j->using_clause)
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, j->node.location,
-                       "JOIN ... USING is not supported yet");
-    int start = b->nrtes;
-    bind_from_item(b, j->larg, st);
-    bind_from_item(b, j->rarg, st);
-    if (!j->quals)
-        return;
-    bool saved[64];
-    for (int i = 0; i < b->nrtes; i++) {
-        saved[i] = b->visible[i];
-        b->visible[i] = i >= start;
-    }
-    b->agg_forbidden = "JOIN conditions";
-    Expr *e = plan__coerce_bool(b, plan__bind_expr(b, j->quals), "JOIN/ON");
-    b->agg_forbidden = NULL;
-    for (int i = 0; i < b->nrtes; i++)
-        b->visible[i] = saved[i];
-    st->conjuncts = list_append(b->arena, st->conjuncts, e);
 }
 
 static void bind_targets(Binder *b, const SelectStmt *s, SelectState *st)
@@ -85,7 +47,9 @@ static void bind_targets(Binder *b, const SelectStmt *s, SelectState *st)
             }
             continue;
         }
-        Expr *e = plan__resolve_unknown(b, plan__bind_expr(b, rt->val));
+        Expr *e = plan__bind_expr(b, rt->val);
+        if (!b->keep_unknown || e->kind != EXPR_CONST)
+            e = plan__resolve_unknown(b, e);
         const char *name = rt->name ? rt->name : plan__figure_colname(rt->val);
         add_target(b, st, e, name, false, rt->val->location);
     }
@@ -121,36 +85,36 @@ static int ordinal(Binder *b, const Node *n, const SelectState *st, const char *
     return (int)pos - 1;
 }
 
-static void bind_group(Binder *b, const SelectStmt *s, SelectState *st)
+/* One GROUP BY expression → its index in st->groups (deduplicated). */
+int plan__group_item(Binder *b, const Node *g, SelectState *st)
 {
-    int n = list_len(s->group_clause);
-    st->groups = MEM_NEW_ARRAY(b->arena, Expr *, n + 1);
-    for (int i = 0; i < n; i++) {
-        const Node *g = list_nth(s->group_clause, i);
-        Expr *e = NULL;
-        int pos = ordinal(b, g, st, "GROUP BY");
-        const char *name = bare_name(g);
-        if (pos < 0 && name && !is_input_column(b, name)) {
-            for (int t = 0; t < st->nvisible && pos < 0; t++)
-                if (strcmp(st->targets[t].name, name) == 0)
-                    pos = t;
-        }
-        if (pos >= 0) {
-            e = st->targets[pos].expr;
-            if (plan__expr_has_aggs(e))
-                plan__error_at(b, ERRCODE_GROUPING_ERROR, g->location,
-                               "aggregate functions are not allowed in GROUP BY");
-        } else {
-            b->agg_forbidden = "GROUP BY";
-            e = plan__resolve_unknown(b, plan__bind_expr(b, g));
-            b->agg_forbidden = NULL;
-        }
-        bool dup = false;
-        for (int k = 0; k < st->ngroups && !dup; k++)
-            dup = plan__expr_equal(st->groups[k], e);
-        if (!dup)
-            st->groups[st->ngroups++] = e;
+    Expr *e = NULL;
+    int pos = ordinal(b, g, st, "GROUP BY");
+    const char *name = bare_name(g);
+    if (pos < 0 && name && !is_input_column(b, name)) {
+        for (int t = 0; t < st->nvisible && pos < 0; t++)
+            if (strcmp(st->targets[t].name, name) == 0)
+                pos = t;
     }
+    if (pos >= 0) {
+        e = st->targets[pos].expr;
+        if (plan__expr_has_aggs(e))
+            plan__error_at(b, ERRCODE_GROUPING_ERROR, g->location,
+                           "aggregate functions are not allowed in GROUP BY");
+    } else {
+        b->agg_forbidden = "GROUP BY";
+        e = plan__resolve_unknown(b, plan__bind_expr(b, g));
+        b->agg_forbidden = NULL;
+    }
+    for (int k = 0; k < st->ngroups; k++)
+        if (plan__expr_equal(st->groups[k], e))
+            return k;
+    if (st->ngroups >= 64)
+        plan__error_at(b, ERRCODE_PROGRAM_LIMIT_EXCEEDED, g->location, "too many grouping expressions (at most 64)");
+    st->groups = mem_realloc(b->arena, st->groups, sizeof(Expr *) * (size_t)st->ngroups,
+                             sizeof(Expr *) * (size_t)(st->ngroups + 1));
+    st->groups[st->ngroups] = e;
+    return st->ngroups++;
 }
 
 /* ORDER BY name matching output column names (SQL92 rule); -1 when none. */
@@ -186,7 +150,7 @@ static void bind_order(Binder *b, const SelectStmt *s, SelectState *st)
                 if (plan__expr_equal(st->targets[t].expr, e))
                     pos = t;
             if (pos < 0) {
-                if (s->distinct)
+                if (s->distinct && !s->distinct_clause)
                     plan__error_at(b, ERRCODE_INVALID_COLUMN_REFERENCE, sb->node_expr->location,
                                    "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
                 add_target(b, st, e, "?column?", true, sb->node_expr->location);
@@ -198,6 +162,41 @@ static void bind_order(Binder *b, const SelectStmt *s, SelectState *st)
         k->descending = sb->sortby_dir == SORTBY_DESC;
         k->nulls_first = sb->sortby_nulls == SORTBY_NULLS_DEFAULT ? k->descending
                                                                   : sb->sortby_nulls == SORTBY_NULLS_FIRST;
+    }
+}
+
+/* DISTINCT ON (exprs): targets (hidden when not in the list); the initial
+ * ORDER BY items must be among them (42P10). */
+static void bind_distinct_on(Binder *b, const SelectStmt *s, SelectState *st)
+{
+    int n = list_len(s->distinct_clause);
+    st->distinct_on = MEM_NEW_ARRAY(b->arena, int, n + 1);
+    for (int i = 0; i < n; i++) {
+        const Node *x = list_nth(s->distinct_clause, i);
+        int pos = ordinal(b, x, st, "SELECT DISTINCT ON");
+        if (pos < 0)
+            pos = order_by_name(b, x, st);
+        if (pos < 0) {
+            Expr *e = plan__resolve_unknown(b, plan__bind_expr(b, x));
+            for (int t = 0; t < st->ntargets && pos < 0; t++)
+                if (plan__expr_equal(st->targets[t].expr, e))
+                    pos = t;
+            if (pos < 0) {
+                add_target(b, st, e, "?column?", true, x->location);
+                pos = st->ntargets - 1;
+            }
+        }
+        st->distinct_on[st->ndistinct_on++] = pos;
+    }
+    int m = st->nsort < n ? st->nsort : n;
+    for (int k = 0; k < m; k++) {
+        bool found = false;
+        for (int i = 0; i < n; i++)
+            found |= st->distinct_on[i] == st->sort[k].column;
+        if (!found)
+            plan__error_at(b, ERRCODE_INVALID_COLUMN_REFERENCE,
+                           ((const Node *)list_nth(s->distinct_clause, 0))->location,
+                           "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
     }
 }
 
@@ -230,7 +229,7 @@ Expr *plan__bind_limit(Binder *b, const Node *n, const char *what)
 
 /* Post-aggregate form: group expressions → key columns, aggregates → agg
  * columns; a column left over is 42803. */
-static Expr *grouped_expr(Binder *b, const Expr *e, const SelectState *st)
+Expr *plan__grouped_expr(Binder *b, const Expr *e, const SelectState *st)
 {
     for (int i = 0; i < st->ngroups; i++) {
         if (plan__expr_equal(e, st->groups[i])) {
@@ -248,10 +247,14 @@ static Expr *grouped_expr(Binder *b, const Expr *e, const SelectState *st)
     }
     Expr *c = MEM_NEW(b->arena, Expr);
     *c = *e;
-    if (e->kind == EXPR_AGG_RESULT) {
+    if (e->kind == EXPR_AGG_RESULT && !e->negated && e->index >= PLAN_GROUPING_BASE)
+        return plan__grouping_post(b, e, st);
+    if (e->kind == EXPR_AGG_RESULT && !e->negated) {
         c->index = st->ngroups + e->index;
         return c;
     }
+    if (e->kind == EXPR_AGG_RESULT || e->kind == EXPR_OUTER_REF)
+        return c;   /* window marker / correlation slot */
     if (e->kind == EXPR_PARAM) {
         c->type = b->param_types[e->index];
         return c;
@@ -259,7 +262,7 @@ static Expr *grouped_expr(Binder *b, const Expr *e, const SelectState *st)
     if (e->nargs > 0) {
         c->args = MEM_NEW_ARRAY(b->arena, Expr *, e->nargs);
         for (int i = 0; i < e->nargs; i++)
-            c->args[i] = grouped_expr(b, e->args[i], st);
+            c->args[i] = plan__grouped_expr(b, e->args[i], st);
     }
     return c;
 }
@@ -268,8 +271,17 @@ static Expr *grouped_expr(Binder *b, const Expr *e, const SelectState *st)
 void plan__bind_select(Binder *b, const SelectStmt *s, SelectState *st)
 {
     memset(st, 0, sizeof *st);
-    for (int i = 0; i < list_len(s->from_clause); i++)
-        bind_from_item(b, list_nth(s->from_clause, i), st);
+    b->window_clause = s->window_clause;
+    int nfrom = list_len(s->from_clause);
+    b->from_items = MEM_NEW_ARRAY(b->arena, FromNode *, nfrom + 1);
+    for (int i = 0; i < nfrom; i++) {
+        b->from_items[i] = plan__bind_from_item(b, list_nth(s->from_clause, i));
+        b->nfrom = i + 1;
+    }
+    b->scope = b->from_items;
+    b->nscope = b->nfrom;
+    for (int i = 0; i < b->nrtes; i++)
+        b->visible[i] = true;
     bind_targets(b, s, st);
     if (s->where_clause) {
         b->agg_forbidden = "WHERE";
@@ -277,17 +289,22 @@ void plan__bind_select(Binder *b, const SelectStmt *s, SelectState *st)
         b->agg_forbidden = NULL;
         st->conjuncts = list_append(b->arena, st->conjuncts, w);
     }
-    bind_group(b, s, st);
-    if (s->having_clause)
+    plan__bind_group(b, s, st);
+    if (s->having_clause) {
+        b->win_forbidden = "HAVING";
         st->having = plan__coerce_bool(b, plan__bind_expr(b, s->having_clause), "HAVING");
+        b->win_forbidden = NULL;
+    }
     bind_order(b, s, st);
+    if (s->distinct_clause)
+        bind_distinct_on(b, s, st);
     st->limit = plan__bind_limit(b, s->limit_count, "LIMIT");
     st->offset = plan__bind_limit(b, s->limit_offset, "OFFSET");
     st->grouped = b->naggs > 0 || st->ngroups > 0 || st->having;
     if (!st->grouped)
         return;
     for (int t = 0; t < st->ntargets; t++)
-        st->targets[t].post = grouped_expr(b, st->targets[t].expr, st);
+        st->targets[t].post = plan__grouped_expr(b, st->targets[t].expr, st);
     if (st->having)
-        st->having_post = grouped_expr(b, st->having, st);
+        st->having_post = plan__grouped_expr(b, st->having, st);
 }

@@ -276,9 +276,16 @@ static int32_t numeric_typmod(Binder *b, const TypeName *tn)
 /* TypeName → SqlType with typmod; 42704 for unknown names. */
 SqlType plan__resolve_type_name(Binder *b, const TypeName *tn)
 {
-    if (tn->array_bounds > 0)
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, tn->node.location,
-                       "array types are not supported yet");
+    if (tn->array_bounds > 0) {   /* T[] : one-dimensional arrays of the element type */
+        TypeName elem = *tn;
+        elem.array_bounds = 0;
+        SqlType et = plan__resolve_type_name(b, &elem);
+        uint32_t at = type_array_of(et.oid);
+        if (!at)
+            plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, tn->node.location, "type \"%s[]\" does not exist",
+                           tn->name);
+        return SQLTYPE(at);
+    }
     uint32_t oid = type_lookup_name(tn->name);
     if (oid == TYPE_INVALID || oid == TYPE_UNKNOWN || !type_info(oid))
         plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, tn->node.location, "type \"%s\" does not exist",

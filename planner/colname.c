@@ -45,6 +45,34 @@ static int figure(const Node *n, const char **name)
         }
         return s;
     }
+    case T_SubLink: {
+        const SubLink *sl = (const SubLink *)n;
+        if (sl->sub_link_type == EXISTS_SUBLINK) {
+            *name = "exists";
+            return 2;
+        }
+        if (sl->sub_link_type == ARRAY_SUBLINK) {
+            *name = "array";
+            return 2;
+        }
+        if (sl->sub_link_type == EXPR_SUBLINK && IS_A(sl->subselect, SelectStmt)) {
+            const SelectStmt *s = (const SelectStmt *)sl->subselect;
+            while (s->op != SELECT_SETOP_NONE && s->larg)
+                s = s->larg;
+            if (list_len(s->target_list) < 1)
+                return 0;
+            const ResTarget *rt = list_nth(s->target_list, 0);
+            if (rt->name) {
+                *name = rt->name;
+                return 2;
+            }
+            return figure(rt->val, name);
+        }
+        return 0;
+    }
+    case T_A_ArrayExpr:
+        *name = "array";
+        return 2;
     case T_A_Const:
         if (((const A_Const *)n)->kind == CONST_BOOL) {
             *name = "bool";

@@ -203,6 +203,15 @@ static void deparse(StrBuf *sb, const Expr *e, const char *const *names)
         return;
     }
     case EXPR_IN_LIST: deparse_in(sb, e, names); return;
+    case EXPR_SUBPLAN:
+        strbuf_printf(sb, "%s(SubPlan %d)", e->sublink == SUBLINK_EXISTS ? "" : "", e->subplan_id + 1);
+        return;
+    case EXPR_OUTER_REF: strbuf_printf(sb, "$outer%d", e->index + 1); return;
+    case EXPR_ARRAY:
+        strbuf_append_str(sb, "ARRAY[");
+        deparse_list(sb, e->args, e->nargs, ", ", names);
+        strbuf_append_char(sb, ']');
+        return;
     }
 }
 
@@ -221,6 +230,8 @@ char *plan__deparse(MemArena *a, const Expr *e, const char *const *colnames)
 typedef struct Explainer {
     Binder *b;
     List *lines;
+    int *title_line;                  /* per node_id: index of its title line, -1 none */
+    int nnodes;
     const StoreTable *insert_target;  /* INSERT's table: a scan of it gets alias "<t>_1" */
 } Explainer;
 
@@ -346,8 +357,62 @@ static void agg_node(Explainer *x, const PlanNode *n, int col, const char *arrow
     child(x, n->left, col);
 }
 
+static const char *join_word(PlanJoinType t)
+{
+    static const char *words[] = {"", "Left ", "Right ", "Full ", "Semi ", "Anti ", "Anti ", "Mark "};
+    return words[t];
+}
+
+static const char *window_title(Explainer *x, const PlanNode *n)
+{
+    (void)x;
+    return n->npartition > 0 || n->nwin_order > 0 ? "WindowAgg" : "WindowAgg";
+}
+
+/* The plan kinds added for issue 4. */
+static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const char *arrow)
+{
+    switch (n->kind) {
+    case PLAN_APPEND:
+        line(x, pre, arrow, "Append", NULL);
+        for (int i = 0; i < n->nchildren; i++)
+            child(x, n->children[i], at);
+        return;
+    case PLAN_SETOP:
+        line(x, pre, arrow,
+             mem_printf(x->b->arena, "HashSetOp %s%s", n->setop == SETOP_INTERSECT ? "Intersect" : "Except",
+                        n->setop_all ? " All" : ""), NULL);
+        child(x, n->left, at);
+        child(x, n->right, at);
+        return;
+    case PLAN_WINDOW:
+        line(x, pre, arrow, window_title(x, n), NULL);
+        child(x, n->left, at);
+        return;
+    case PLAN_CTE_SCAN:
+        line(x, pre, arrow, mem_printf(x->b->arena, "CTE Scan (cte %d)", n->cte_id + 1), NULL);
+        return;
+    case PLAN_RECURSIVE_UNION:
+        line(x, pre, arrow, "Recursive Union", NULL);
+        child(x, n->left, at);
+        child(x, n->right, at);
+        return;
+    case PLAN_WORKTABLE_SCAN:
+        line(x, pre, arrow, "WorkTable Scan", NULL);
+        return;
+    case PLAN_FUNCTION_SCAN:
+        line(x, pre, arrow, "Function Scan on ",
+             n->func_kind == TABLEFUNC_GENERATE_SERIES ? "generate_series" : "unnest");
+        return;
+    default:
+        return;
+    }
+}
+
 static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
 {
+    if (x->title_line && n->kind != PLAN_PROJECT && n->node_id >= 0 && n->node_id < x->nnodes)
+        x->title_line[n->node_id] = list_len(x->lines);
     const char *arrow = has_arrow ? "->  " : "";
     int at = col + (has_arrow ? 4 : 0);   /* column of the node's name */
     int pre = col;
@@ -377,7 +442,7 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         agg_node(x, n, at, arrow, NULL, NULL);
         return;
     case PLAN_HASH_JOIN:
-        line(x, pre, arrow, "Hash Join", NULL);
+        line(x, pre, arrow, mem_printf(x->b->arena, "Hash %sJoin", join_word(n->join_type)), NULL);
         line(x, at + 2, "", "Hash Cond: ", join_keys(x, n));
         prop(x, at, "Join Filter: ", n->join_filter, n->col_names);
         child(x, n->left, at);
@@ -385,7 +450,7 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         child(x, n->right, at + 6);
         return;
     case PLAN_NESTED_LOOP:
-        line(x, pre, arrow, "Nested Loop", NULL);
+        line(x, pre, arrow, mem_printf(x->b->arena, "Nested Loop %s", join_word(n->join_type)), NULL);
         prop(x, at, "Join Filter: ", n->join_filter, n->col_names);
         child(x, n->left, at);
         child(x, n->right, at);
@@ -409,12 +474,70 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         line(x, pre, arrow, "Insert on ", store_table_name(n->target));
         child(x, n->left, at);
         return;
+    default:
+        node_more(x, n, pre, at, arrow);
+        return;
     }
 }
 
 List *plan__explain(Binder *b, const Plan *plan)
 {
-    Explainer x = {b, NULL, NULL};
+    Explainer x = {b, NULL, NULL, 0, NULL};
     node(&x, plan->root, 0, false);
     return x.lines;
+}
+
+/* What EXPLAIN ANALYZE keeps from plan time: the lines and which node each
+ * title line shows. */
+typedef struct AnalyzeText {
+    int nlines;
+    const char **lines;
+    int *title_line;
+    int nnodes;
+} AnalyzeText;
+
+/* UtilityStmt.explain_format: the plan text with each node's counters. */
+static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double total_ms, MemArena *arena)
+{
+    const AnalyzeText *t = plan->planner_private;
+    int *node_of = MEM_NEW_ARRAY(arena, int, t->nlines + 1);
+    for (int i = 0; i < t->nlines; i++)
+        node_of[i] = -1;
+    for (int id = 0; id < t->nnodes; id++)
+        if (t->title_line[id] >= 0 && t->title_line[id] < t->nlines && node_of[t->title_line[id]] < 0)
+            node_of[t->title_line[id]] = id;
+    List *out = NULL;
+    for (int i = 0; i < t->nlines; i++) {
+        const char *s = t->lines[i];
+        int id = node_of[i];
+        if (id >= 0) {
+            const PlanNodeStats *st = &stats[id];
+            s = mem_printf(arena, "%s  (actual rows=%llu loops=%llu batches=%llu time=%.3f ms)", s,
+                           (unsigned long long)st->rows, (unsigned long long)st->loops,
+                           (unsigned long long)st->batches, st->time_ms);
+        }
+        out = list_append(arena, out, (void *)s);
+    }
+    out = list_append(arena, out, mem_printf(arena, "Execution Time: %.3f ms", total_ms));
+    return out;
+}
+
+void plan__explain_analyze(Binder *b, const Plan *inner, UtilityStmt *u)
+{
+    Explainer x = {b, NULL, NULL, inner->nnodes, NULL};
+    x.title_line = MEM_NEW_ARRAY(b->arena, int, inner->nnodes + 1);
+    for (int i = 0; i < inner->nnodes; i++)
+        x.title_line[i] = -1;
+    node(&x, inner->root, 0, false);
+    AnalyzeText *t = MEM_NEW(b->arena, AnalyzeText);
+    t->nlines = list_len(x.lines);
+    t->lines = MEM_NEW_ARRAY(b->arena, const char *, t->nlines + 1);
+    for (int i = 0; i < t->nlines; i++)
+        t->lines[i] = list_nth(x.lines, i);
+    t->title_line = x.title_line;
+    t->nnodes = inner->nnodes;
+    ((Plan *)inner)->planner_private = t;
+    u->kind = UTIL_EXPLAIN_ANALYZE;
+    u->explain_plan = inner;
+    u->explain_format = format_analyze;
 }

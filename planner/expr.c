@@ -63,7 +63,8 @@ bool plan__expr_equal(const Expr *x, const Expr *y)
         return false;
     if (x->kind != y->kind || x->type.oid != y->type.oid || x->type.typmod != y->type.typmod ||
         x->nargs != y->nargs || x->func != y->func || x->cast != y->cast ||
-        x->has_else != y->has_else || x->negated != y->negated)
+        x->has_else != y->has_else || x->negated != y->negated || x->subplan != y->subplan ||
+        x->sublink != y->sublink)
         return false;
     switch (x->kind) {
     case EXPR_CONST:
@@ -71,6 +72,7 @@ bool plan__expr_equal(const Expr *x, const Expr *y)
     case EXPR_COLUMN:
     case EXPR_PARAM:
     case EXPR_AGG_RESULT:
+    case EXPR_OUTER_REF:
         return x->index == y->index;
     default:
         break;

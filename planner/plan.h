@@ -27,6 +27,7 @@ typedef struct FuncDesc FuncDesc;   /* executor/funcs.h */
 typedef struct CastDesc CastDesc;   /* executor/funcs.h */
 typedef struct AggDesc AggDesc;     /* executor/funcs.h */
 typedef struct StoreTable StoreTable; /* storage/storage.h */
+typedef struct MemArena MemArena;  /* common/arena.h */
 
 /* ---------- expressions ---------- */
 
@@ -45,7 +46,66 @@ typedef enum ExprKind {
     EXPR_IN_LIST,    /* args[0] IN (args[1..]) — all of one comparable type;
                         cmp_func is the equality FuncDesc; negated for NOT IN */
     EXPR_AGG_RESULT, /* only inside a PLAN_AGG's parent: = EXPR_COLUMN (kept for EXPLAIN) */
+    /* ---- issue 4 additions (appended: existing values stay stable) ---- */
+    EXPR_SUBPLAN,    /* a subquery evaluated as an expression: see "Subplans" below */
+    EXPR_OUTER_REF,  /* inside a subplan / lateral subtree: the value of slot
+                        `index` of the nearest enclosing EXPR_SUBPLAN's args (or
+                        of the enclosing lateral PLAN_NESTED_LOOP's lateral_args)
+                        for the outer row being evaluated; type = that arg's type */
+    EXPR_ARRAY,      /* ARRAY[args...]: a one-dimensional array of `type`
+                        (an array type, common/types.h); args already coerced
+                        to the element type; NULL elements allowed */
 } ExprKind;
+
+/*
+ * Subplans (EXPR_SUBPLAN). A subquery that stays an expression (the planner
+ * turns IN/EXISTS in WHERE into semi/anti joins where it can; what is left —
+ * scalar subqueries, EXISTS/IN under OR or in a select list, correlated
+ * ones — becomes an EXPR_SUBPLAN):
+ *   subplan   the subquery's plan (its own tree; any PlanKind);
+ *   sublink   what to compute from its rows (SubLinkKind);
+ *   args      the correlation values: nargs expressions over the input of the
+ *             node the EXPR_SUBPLAN sits in (like any other expression).
+ *             Inside `subplan`, EXPR_OUTER_REF with index i reads args[i] of
+ *             the current outer row. nargs == 0: uncorrelated.
+ * Execution: uncorrelated subplans run at most once per portal run (first
+ * use) and their result is cached. Correlated subplans are executed for each
+ * outer batch: for each active row (or each distinct combination of arg
+ * values within the batch — the executor may memoise) the subplan tree is
+ * re-run with the slots bound. It is NEVER re-planned. Nested subplans:
+ * an inner subplan that needs a value from two levels out gets it through
+ * its own args (the planner passes it down as an EXPR_OUTER_REF of the
+ * middle level), so EXPR_OUTER_REF always means the nearest level.
+ * Result per outer row, by sublink:
+ *   SUBLINK_EXISTS  bool, never NULL: whether the subplan yields any row
+ *                   (the executor may stop at the first row).
+ *   SUBLINK_SCALAR  the single output column's value (type = that column's
+ *                   type); NULL when no row; more than one row raises 21000
+ *                   "more than one row returned by a subquery used as an
+ *                   expression" (ERRCODE_CARDINALITY_VIOLATION).
+ *   SUBLINK_ANY     the subplan has ONE bool output column: the planner has
+ *                   already put the comparison (lhs op col) inside it, the
+ *                   lhs passed as an args slot. Result = SQL OR over all
+ *                   rows: true if any row is true, else NULL if any row is
+ *                   NULL, else false (also false for no rows). x IN (subq)
+ *                   and x op ANY (subq) use this.
+ *   SUBLINK_ALL     as ANY with AND: false if any row false, else NULL if any
+ *                   NULL, else true (true for no rows). x NOT IN (subq) is
+ *                   NOT (x = ANY ...) and x op ALL (subq) uses this.
+ *   SUBLINK_ARRAY   ARRAY(subquery): one output column; result is a
+ *                   one-dimensional array (type = array of that column's
+ *                   type) of all its values in the subplan's order; an empty
+ *                   array for no rows.
+ */
+typedef enum SubLinkKind {
+    SUBLINK_EXISTS,
+    SUBLINK_SCALAR,
+    SUBLINK_ANY,
+    SUBLINK_ALL,
+    SUBLINK_ARRAY,
+} SubLinkKind;
+
+typedef struct PlanNode PlanNode;
 
 typedef struct Expr Expr;
 struct Expr {
@@ -61,6 +121,12 @@ struct Expr {
     bool has_else;         /* EXPR_CASE */
     bool negated;          /* EXPR_IN_LIST */
     const char *name;      /* EXPLAIN: column name or function/operator name */
+    /* EXPR_SUBPLAN (see "Subplans" above); args/nargs are the correlation values */
+    PlanNode *subplan;
+    SubLinkKind sublink;
+    int subplan_id;        /* unique per Plan, 0..Plan.nsubplans-1: index for
+                              the executor's per-subplan state (cache, EXPLAIN
+                              ANALYZE) */
 };
 
 /* ---------- plan nodes ---------- */
@@ -71,13 +137,100 @@ typedef enum PlanKind {
     PLAN_FILTER,      /* keep rows where predicate is true */
     PLAN_PROJECT,     /* compute exprs over the child's output */
     PLAN_AGG,         /* hash aggregate: output = group keys then aggregates */
-    PLAN_HASH_JOIN,   /* inner equi-join: build on right, probe with left */
-    PLAN_NESTED_LOOP, /* inner join without equi keys (incl. CROSS JOIN) */
+    PLAN_HASH_JOIN,   /* equi-join (join_type): build on right, probe with left */
+    PLAN_NESTED_LOOP, /* join (join_type) without equi keys (incl. CROSS JOIN, LATERAL) */
     PLAN_SORT,        /* order by keys over the child's columns */
     PLAN_LIMIT,       /* skip offset rows, then pass limit rows */
     PLAN_DISTINCT,    /* SELECT DISTINCT over all child columns */
     PLAN_INSERT,      /* append child rows into a table; outputs nothing */
+    /* ---- issue 4 additions (appended: existing values stay stable) ---- */
+    PLAN_WINDOW,      /* window functions over a sorted child (see below) */
+    PLAN_SETOP,       /* INTERSECT / EXCEPT [ALL] of left and right */
+    PLAN_APPEND,      /* UNION ALL: children[0] rows, then children[1] ... */
+    PLAN_CTE_SCAN,    /* read a materialised WITH query (cte_id) */
+    PLAN_RECURSIVE_UNION, /* WITH RECURSIVE: left = base term, right = recursive term */
+    PLAN_WORKTABLE_SCAN,  /* inside a recursive term: the previous iteration's rows */
+    PLAN_FUNCTION_SCAN,   /* table function in FROM: generate_series, unnest */
 } PlanKind;
+
+/*
+ * Join types of PLAN_HASH_JOIN and PLAN_NESTED_LOOP (PlanNode.join_type;
+ * 0 = inner, so nodes built before this field existed keep their meaning).
+ *
+ * A pair (left row, right row) MATCHES when every key pair is equal (a NULL
+ * key never equals anything) and join_filter (the ON condition's residual,
+ * over the concatenated row) is true. Output columns: left's then right's,
+ * except SEMI/ANTI/ANTI_NULL (left's only) and MARK (left's plus one bool).
+ *
+ *   PJOIN_INNER   every matching pair.
+ *   PJOIN_LEFT    as inner, plus each left row with no match once, with all
+ *                 right columns NULL.
+ *   PJOIN_RIGHT   never emitted by the planner (it swaps the sides of a RIGHT
+ *                 JOIN and plans a LEFT one); listed for completeness.
+ *   PJOIN_FULL    as LEFT, plus each right row that matched no left row
+ *                 once, with all left columns NULL (emitted after the left
+ *                 side is exhausted). join_filter conditions only the match:
+ *                 it never removes rows from the outer sides.
+ *   PJOIN_SEMI    each left row that has at least one match, once.
+ *   PJOIN_ANTI    each left row that has no match, once (NOT EXISTS).
+ *   PJOIN_ANTI_NULL  null-aware anti join for `(l1..ln) NOT IN (SELECT
+ *                 r1..rn ...)`: the keys are the IN's pairs, and a left row is
+ *                 emitted only when the IN is FALSE for it (not NULL):
+ *                 - no right row passes join_filter (right side empty for
+ *                   this row): emitted, whatever its keys (NULLs too);
+ *                 - else: NOT emitted if some passing right row matches, or
+ *                   "might match": every key pair is equal or has a NULL on
+ *                   either side (so a NULL left key with a non-empty right
+ *                   side, or any all-NULL-key right row, drops the row);
+ *                 - else emitted.
+ *   PJOIN_MARK    each left row once, with one extra bool column (the mark):
+ *                 TRUE if it has a match; otherwise, when mark_null_aware,
+ *                 NULL if some right row passing join_filter "might match"
+ *                 as defined for ANTI_NULL; otherwise FALSE. EXISTS under OR
+ *                 uses mark_null_aware = false (never NULL); `x IN (subq)`
+ *                 under OR / in a select list uses true.
+ * For a hash join the right child is the build side; nested loops may be
+ * any join type and keep a matched flag per right row for FULL.
+ */
+typedef enum PlanJoinType {
+    PJOIN_INNER = 0,
+    PJOIN_LEFT,
+    PJOIN_RIGHT,
+    PJOIN_FULL,
+    PJOIN_SEMI,
+    PJOIN_ANTI,
+    PJOIN_ANTI_NULL,
+    PJOIN_MARK,
+} PlanJoinType;
+
+/* PLAN_SETOP operations (duplicates: m copies of a row on the left, n on
+ * the right; rows compare with NULLs equal, as IS NOT DISTINCT FROM):
+ *   SETOP_INTERSECT      1 copy if m > 0 and n > 0       SETOP_INTERSECT ALL  min(m, n)
+ *   SETOP_EXCEPT         1 copy if m > 0 and n == 0      SETOP_EXCEPT ALL     max(m - n, 0)
+ *   SETOP_UNION          1 copy if m + n > 0 (the planner emits UNION as
+ *                        PLAN_APPEND under PLAN_DISTINCT; listed for completeness)
+ * Output order is unspecified (the planner sorts above when asked). */
+typedef enum SetOpKind { SETOP_UNION, SETOP_INTERSECT, SETOP_EXCEPT } SetOpKind;
+
+/* Table functions of PLAN_FUNCTION_SCAN. func_args are expressions without
+ * input columns (constants, parameters, EXPR_OUTER_REF when the scan is the
+ * right side of a lateral nested loop or inside a subplan), evaluated once
+ * per scan start. With `ordinality` one more int8 column (1, 2, ...) follows.
+ *   TABLEFUNC_GENERATE_SERIES  args (start, stop[, step]) all of one type:
+ *       int4 | int8 | numeric (step default 1) → one column of that type;
+ *       timestamp | timestamptz (start, stop, interval step; step required)
+ *       → one column of the start's type. Emits start, start+step, ... while
+ *       <= stop (step > 0) or >= stop (step < 0); none when the bound is
+ *       already passed; any NULL argument → no rows. step 0 raises 22023
+ *       "step size cannot equal zero" (interval step 0: same text).
+ *   TABLEFUNC_UNNEST  args: n >= 1 arrays → n columns (element types), row i
+ *       holds element i of each array, NULL past a shorter array's end; a
+ *       NULL array counts as empty.
+ * col_types give the output types (the planner resolved them). */
+typedef enum TableFuncKind {
+    TABLEFUNC_GENERATE_SERIES,
+    TABLEFUNC_UNNEST,
+} TableFuncKind;
 
 typedef struct SortKey {
     int column;        /* child column */
@@ -90,9 +243,119 @@ typedef struct AggCall {
     Expr *arg;         /* NULL for count(*) */
     bool distinct;
     SqlType type;      /* result type */
+    /* ---- issue 4 additions (zero = the old meaning) ---- */
+    /* All arguments when the aggregate takes more than one (string_agg(v,
+     * delim), corr(y, x), ...): args[0] == arg. nargs 0 or 1: use arg. */
+    int nargs;
+    Expr **args;
+    /* FILTER (WHERE f): bool over the same input as arg; a row counts only
+     * when it is TRUE (NULL/false rows are skipped). NULL = no filter. */
+    Expr *filter;
+    /* ORDER BY inside the call (string_agg(x, ',' ORDER BY y DESC)) and the
+     * WITHIN GROUP (ORDER BY x) of ordered-set aggregates: the rows of each
+     * group are fed to the aggregate in this order. norder sort keys whose
+     * `column` indexes order_exprs (expressions over the aggregate's input).
+     * With distinct, the order expressions are the arguments (PostgreSQL
+     * requires it) and DISTINCT removes duplicates of args. */
+    int norder;
+    Expr **order_exprs;
+    SortKey *order;
+    /* Ordered-set aggregates (percentile_cont(0.5) WITHIN GROUP (ORDER BY
+     * x), mode()): the direct argument, an expression without columns
+     * (constant or parameter), evaluated once per execution. NULL = none.
+     * For them `arg` is the ordered value (= order_exprs[0]). */
+    Expr *direct_arg;
 } AggCall;
 
-typedef struct PlanNode PlanNode;
+/* ---------- window functions (PLAN_WINDOW) ---------- */
+
+typedef enum FrameMode { FRAME_RANGE = 0, FRAME_ROWS, FRAME_GROUPS } FrameMode;
+typedef enum FrameBoundKind {
+    BOUND_UNBOUNDED_PRECEDING = 0,
+    BOUND_OFFSET_PRECEDING,   /* offset rows / groups / range before */
+    BOUND_CURRENT_ROW,        /* ROWS: this row; RANGE/GROUPS: its first (start) or last (end) peer */
+    BOUND_OFFSET_FOLLOWING,
+    BOUND_UNBOUNDED_FOLLOWING,
+} FrameBoundKind;
+typedef enum FrameExclusion {
+    EXCLUDE_NO_OTHERS = 0,
+    EXCLUDE_CURRENT_ROW,      /* drop the current row from its frame */
+    EXCLUDE_GROUP,            /* drop the current row and its peers */
+    EXCLUDE_TIES,             /* drop its peers but keep the row itself */
+} FrameExclusion;
+
+/*
+ * A frame: always explicit (the planner fills PostgreSQL's default, RANGE
+ * BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, which with no ORDER BY makes
+ * every partition row a peer, i.e. the whole partition).
+ * Offsets:
+ *   ROWS / GROUPS: start_offset / end_offset are int8 expressions without
+ *     columns (constant or parameter), evaluated once per execution. NULL
+ *     raises 22004 "frame starting offset must not be null" ("ending" for
+ *     the end); negative raises 22013 "frame starting offset must not be
+ *     negative" / "frame ending offset must not be negative".
+ *   RANGE with an offset: the window has exactly one ORDER BY key. The
+ *     planner precomputes, as child columns, the bound each row's frame
+ *     reaches: start_bound_col holds, for every row, the ORDER BY value at
+ *     which the frame starts (key - offset for ASC PRECEDING, key + offset
+ *     for DESC PRECEDING, and so on; computed in a wider type so it cannot
+ *     overflow), end_bound_col likewise (-1 when that side has no offset).
+ *     The frame starts at the first row of the partition whose key is >=
+ *     (ASC; <= for DESC) the start bound and ends at the last row whose key
+ *     is <= (ASC; >= for DESC) the end bound. When the current row's key is
+ *     NULL the offset bounds mean "its peers" (the NULL rows), as PostgreSQL.
+ *     start_offset / end_offset are still set (for EXPLAIN and the
+ *     executor's check: NULL → 22004 as above, negative → 22013 "invalid
+ *     preceding or following size in window function").
+ */
+typedef struct WindowFrame {
+    FrameMode mode;
+    FrameBoundKind start_kind;
+    FrameBoundKind end_kind;
+    Expr *start_offset;
+    Expr *end_offset;
+    int start_bound_col;      /* RANGE offsets only, else -1 */
+    int end_bound_col;
+    FrameExclusion exclusion;
+} WindowFrame;
+
+typedef enum WinFuncKind {
+    WIN_AGG = 0,        /* `agg` over the frame (any aggregate; FILTER allowed) */
+    WIN_ROW_NUMBER,     /* int8: 1, 2, ... within the partition */
+    WIN_RANK,           /* int8: 1 + rows before the first peer */
+    WIN_DENSE_RANK,     /* int8: 1 + distinct peer groups before */
+    WIN_PERCENT_RANK,   /* float8: (rank - 1) / (partition rows - 1), 0 if 1 row */
+    WIN_CUME_DIST,      /* float8: (rows up to the last peer) / partition rows */
+    WIN_NTILE,          /* int4: args[0] int4 bucket count, evaluated per row;
+                           NULL → NULL; <= 0 raises 22014 "argument of ntile
+                           must be greater than zero" */
+    WIN_LAG,            /* args[0] value, args[1] int4 offset (absent = 1; NULL
+                           → NULL result), args[2] default (absent = NULL; same
+                           type as value): value offset rows before in the
+                           partition (ignores the frame), default past the edge */
+    WIN_LEAD,           /* the same, after */
+    WIN_FIRST_VALUE,    /* args[0] at the frame's first row (NULL: empty frame) */
+    WIN_LAST_VALUE,     /* args[0] at the frame's last row */
+    WIN_NTH_VALUE,      /* args[0] at the frame's args[1]-th row (int4, 1-based;
+                           NULL when the frame is shorter); args[1] <= 0 raises
+                           22016 "argument of nth_value must be greater than zero" */
+} WinFuncKind;
+
+/* One window function call. Its arguments (and agg's arg/args/filter) are
+ * EXPR_COLUMN over the PLAN_WINDOW's child or expressions without columns
+ * (constants, parameters): the planner projects anything else below. */
+typedef struct WindowCall {
+    WinFuncKind kind;
+    int nargs;
+    Expr **args;
+    AggCall agg;              /* WIN_AGG only; agg.norder == 0, !agg.distinct */
+    SqlType type;             /* result type */
+    const char *display;      /* "row_number()", "sum(x)": EXPLAIN */
+} WindowCall;
+
+typedef struct PlanNodeStats PlanNodeStats;
+
+struct PlanNode;
 struct PlanNode {
     PlanKind kind;
     int ncols;
@@ -142,6 +405,115 @@ struct PlanNode {
     /* PLAN_INSERT: child produces rows in the target table's column order,
      * already cast to the column types (defaults and NULLs filled in). */
     StoreTable *target;
+
+    /* ---------------- issue 4 additions (zero = old meaning) ---------------- */
+
+    /* Every node: a number unique within its Plan (0..Plan.nnodes-1, subplan
+     * and CTE trees included) indexing EXPLAIN ANALYZE's PlanNodeStats. */
+    int node_id;
+
+    /* PLAN_HASH_JOIN / PLAN_NESTED_LOOP: see PlanJoinType. */
+    PlanJoinType join_type;
+    bool mark_null_aware;       /* PJOIN_MARK only */
+    /* PLAN_NESTED_LOOP, LATERAL: nlateral expressions over the left child's
+     * columns; the right subtree is re-run (not re-planned) for each left
+     * row with its EXPR_OUTER_REFs bound to these values. 0 = not lateral. */
+    int nlateral;
+    Expr **lateral_args;
+
+    /* PLAN_SORT: top-N hint. 0 = sort everything; n > 0 = only the first n
+     * rows in sort order will be read (a PLAN_LIMIT above still applies
+     * LIMIT/OFFSET; n = limit + offset), so the sort may keep a bounded heap. */
+    int64_t sort_topn;
+
+    /* PLAN_DISTINCT: DISTINCT ON. ndistinct_on == 0: distinct over all
+     * columns (the old meaning). > 0: keep the FIRST row in input order of
+     * each combination of the distinct_on child columns (NULLs equal);
+     * the planner sorts the child by those keys first (then by the rest of
+     * ORDER BY), so equal keys arrive adjacent. Output = child's columns. */
+    int ndistinct_on;
+    int *distinct_on;
+
+    /* PLAN_AGG grouping sets. ngsets == 0: plain GROUP BY (old meaning).
+     * > 0: gsets[i] is a bitmask over group_exprs (bit k = group_exprs[k];
+     * so ngroups <= 64) of the keys set i groups by; rows are grouped per set
+     * independently and the outputs of all sets concatenated (order
+     * unspecified). Output: ngroups key columns (NULL where the key is not in
+     * the row's set), naggs aggregates, then ONE extra int4 column: the index
+     * i of the set the row belongs to (the planner derives GROUPING() and
+     * drops it above). A set with no keys (mask 0) emits exactly one row even
+     * on empty input, as GROUP BY () does. Duplicate sets emit duplicate rows. */
+    int ngsets;
+    uint64_t *gsets;
+
+    /* PLAN_WINDOW: the child is sorted by (partition keys, order keys). Rows
+     * with equal partition columns (NULLs equal) form a partition; within
+     * it, rows equal on every order key are peers. Output = the child's
+     * columns followed by one column per call (in order), for every input
+     * row in input order. All calls share the one window definition. */
+    int npartition;
+    int *partition_cols;        /* child columns */
+    int nwin_order;
+    SortKey *win_order;         /* child columns + direction, as the child is sorted */
+    WindowFrame frame;
+    int nwincalls;
+    WindowCall *wincalls;
+
+    /* PLAN_SETOP: left and right have the same column types (the planner
+     * casts); output = left's columns. */
+    SetOpKind setop;
+    bool setop_all;
+
+    /* PLAN_APPEND: nchildren >= 1 children, identical column types; output
+     * all rows of children[0], then children[1], ... (left/right unused). */
+    int nchildren;
+    PlanNode **children;
+
+    /* PLAN_CTE_SCAN: reads WITH query number cte_id (0..Plan.nctes-1) whose
+     * plan is cte_plan (the same pointer in every scan of that CTE). The
+     * executor runs cte_plan at most once per portal run (on first read) into
+     * a materialised buffer that every scan of cte_id reads from the start;
+     * ncols/col_types are cte_plan's. Inside subplans the CTE is shared with
+     * the outer query (same run). */
+    int cte_id;
+    PlanNode *cte_plan;
+
+    /* PLAN_RECURSIVE_UNION (left = non-recursive term, right = recursive
+     * term) and PLAN_WORKTABLE_SCAN (inside right): worktable_id
+     * (0..Plan.nworktables-1) ties them. Evaluation: run left, emit its rows
+     * (for UNION, i.e. !setop_all: skip rows equal — NULLs equal — to a row
+     * already emitted), and make them the worktable; then repeatedly run
+     * right, whose WORKTABLE_SCANs read the current worktable; its emitted
+     * (deduplicated for UNION) rows become the next worktable; stop when an
+     * iteration emits nothing. Recursion guard: more than
+     * PLAN_MAX_RECURSION iterations raise 54001 "WITH RECURSIVE query
+     * exceeded %d iterations" (PostgreSQL loops forever). Both children have
+     * the node's column types. */
+    int worktable_id;
+
+    /* PLAN_FUNCTION_SCAN (see TableFuncKind) */
+    TableFuncKind func_kind;
+    int nfunc_args;
+    Expr **func_args;
+    bool ordinality;            /* WITH ORDINALITY: extra last int8 column */
+};
+
+/* Recursion guard for PLAN_RECURSIVE_UNION (iterations of the recursive term). */
+#define PLAN_MAX_RECURSION 1000000
+
+/*
+ * EXPLAIN ANALYZE counters: one per PlanNode (index node_id), filled by the
+ * executor while running the plan. rows/batches = rows and non-empty
+ * batches the node emitted (summed over loops); loops = times the node was
+ * (re)started (1, or per outer row in subplans/lateral sides); time_ms =
+ * wall time spent inside the node and its children, summed over loops.
+ * Times are approximate in fused pipelines (the executor documents how).
+ */
+struct PlanNodeStats {
+    uint64_t rows;
+    uint64_t batches;
+    uint64_t loops;
+    double time_ms;
 };
 
 /* ---------- utility statements ---------- */
@@ -158,6 +530,10 @@ typedef enum UtilityKind {
     UTIL_SHOW,       /* SHOW name: one text column named after the parameter */
     UTIL_EXPLAIN,    /* rows of text in explain_lines, column "QUERY PLAN" */
     UTIL_ALTER_ROLE, /* role_name, password (NULL = remove) */
+    /* ---- issue 4 additions ---- */
+    UTIL_EXPLAIN_ANALYZE, /* run explain_plan, then rows of explain_format(...) */
+    UTIL_NOOP,       /* the planner did all the work (CREATE VIEW, PREPARE,
+                        DEALLOCATE kept in planner/): only the command tag */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -188,6 +564,17 @@ typedef struct UtilityStmt {
     const char *password;
     /* EXPLAIN */
     List *explain_lines;        /* const char * each */
+    /* UTIL_EXPLAIN_ANALYZE: the executor runs explain_plan (a
+     * PLAN_STMT_QUERY or PLAN_STMT_INSERT plan) to completion with the
+     * portal's parameters, discarding its rows but filling stats[node_id]
+     * (explain_plan->nnodes entries, zeroed first) and measuring total_ms;
+     * then returns, as the EXPLAIN's rows (one text column "QUERY PLAN"),
+     * the lines of explain_format(explain_plan, stats, total_ms, arena).
+     * explain_format is set by the planner (a pointer, so the executor
+     * does not link against planner/). */
+    const struct Plan *explain_plan;
+    List *(*explain_format)(const struct Plan *plan, const PlanNodeStats *stats,
+                            double total_ms, MemArena *arena);
 } UtilityStmt;
 
 /* ---------- the plan ---------- */
@@ -216,6 +603,12 @@ typedef struct Plan {
     int nparams;                 /* parameter types, inferred where not given */
     SqlType *param_types;
     const char *query_text;
+    /* ---- issue 4 additions ---- */
+    int nnodes;                  /* node_ids are 0..nnodes-1 (all trees) */
+    int nctes;                   /* PLAN_CTE_SCAN cte_ids are 0..nctes-1 */
+    int nworktables;             /* worktable_ids are 0..nworktables-1 */
+    int nsubplans;               /* EXPR_SUBPLAN subplan_ids are 0..nsubplans-1 */
+    const void *planner_private; /* planner's own data (EXPLAIN ANALYZE text); executor ignores it */
 } Plan;
 
 #endif

@@ -16,6 +16,7 @@
 #include "planner/planner_int.h"
 #include "planner/select_int.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static PlanNode *wrap(Binder *b, PlanKind kind, PlanNode *child)
@@ -44,10 +45,68 @@ static PlanNode *make_project(Binder *b, PlanNode *child, Expr **exprs, int n)
     return p;
 }
 
+/* Remap every expression of an aggregate call to the input layout. */
+void plan__remap_agg_call(Binder *b, AggCall *c, const int *layout, int nlayout)
+{
+    c->arg = plan__remap(b, c->arg, layout, nlayout);
+    c->filter = plan__remap(b, c->filter, layout, nlayout);
+    c->direct_arg = plan__remap(b, c->direct_arg, layout, nlayout);
+    if (c->nargs > 0) {
+        Expr **args = MEM_NEW_ARRAY(b->arena, Expr *, c->nargs);
+        for (int k = 0; k < c->nargs; k++)
+            args[k] = plan__remap(b, c->args[k], layout, nlayout);
+        c->args = args;
+        c->arg = args[0];
+    }
+    if (c->norder > 0) {
+        Expr **ord = MEM_NEW_ARRAY(b->arena, Expr *, c->norder);
+        for (int k = 0; k < c->norder; k++)
+            ord[k] = plan__remap(b, c->order_exprs[k], layout, nlayout);
+        c->order_exprs = ord;
+    }
+}
+
+/* GROUPING SETS made only of () sets: one plain aggregate row, repeated
+ * once per set (a cross join with the set indexes), in the layout of a
+ * grouping-sets PLAN_AGG: aggregates, then the set index. */
+static PlanNode *empty_sets(Binder *b, PlanNode *a, int ngsets)
+{
+    a->ngsets = 0;
+    a->gsets = NULL;
+    a->ncols--;
+    PlanNode *v = plan__new_node(b->arena, PLAN_VALUES, 1);
+    v->nrows = ngsets;
+    v->rows = MEM_NEW_ARRAY(b->arena, Expr **, ngsets);
+    for (int i = 0; i < ngsets; i++) {
+        v->rows[i] = MEM_NEW_ARRAY(b->arena, Expr *, 1);
+        Value x = {.is_null = false};
+        x.u.i32 = i;
+        v->rows[i][0] = plan__make_const(b->arena, SQLTYPE(TYPE_INT4), x, -1);
+    }
+    v->col_types[0] = SQLTYPE(TYPE_INT4);
+    v->col_names[0] = "grouping_set";
+    v->est_rows = ngsets;
+    PlanNode *j = plan__new_node(b->arena, PLAN_NESTED_LOOP, a->ncols + 1);
+    j->left = a;
+    j->right = v;
+    memcpy(j->col_types, a->col_types, sizeof(SqlType) * (size_t)a->ncols);
+    memcpy(j->col_names, a->col_names, sizeof(char *) * (size_t)a->ncols);
+    j->col_types[a->ncols] = v->col_types[0];
+    j->col_names[a->ncols] = v->col_names[0];
+    j->est_rows = ngsets;
+    return j;
+}
+
 static PlanNode *make_agg(Binder *b, PlanNode *input, const int *layout, int nlayout,
                           const SelectState *st)
 {
-    PlanNode *a = plan__new_node(b->arena, PLAN_AGG, st->ngroups + b->naggs);
+    PlanNode *a = plan__new_node(b->arena, PLAN_AGG, st->ngroups + b->naggs + (st->ngsets > 0 ? 1 : 0));
+    a->ngsets = st->ngsets;
+    a->gsets = st->gsets;
+    if (st->ngsets > 0) {
+        a->col_types[a->ncols - 1] = SQLTYPE(TYPE_INT4);
+        a->col_names[a->ncols - 1] = "grouping_set";
+    }
     a->left = input;
     a->ngroups = st->ngroups;
     a->group_exprs = MEM_NEW_ARRAY(b->arena, Expr *, st->ngroups + 1);
@@ -61,12 +120,14 @@ static PlanNode *make_agg(Binder *b, PlanNode *input, const int *layout, int nla
     for (int i = 0; i < b->naggs; i++) {
         AggCall *c = &a->aggs[i];
         *c = b->aggs[i].call;
-        c->arg = plan__remap(b, c->arg, layout, nlayout);
+        plan__remap_agg_call(b, c, layout, nlayout);
         int col = st->ngroups + i;
         a->col_types[col] = c->type;
         const char *arg = c->arg ? plan__deparse(b->arena, c->arg, input->col_names) : "*";
         a->col_names[col] = mem_printf(b->arena, "%s(%s%s)", c->agg->name, c->distinct ? "DISTINCT " : "", arg);
     }
+    if (st->ngsets > 0 && st->ngroups == 0)
+        return empty_sets(b, a, st->ngsets);
     return a;
 }
 
@@ -99,11 +160,26 @@ static PlanNode *plan_input(Binder *b, SelectState *st, int **layout, int *nlayo
     return v;
 }
 
+typedef struct WinCtx {
+    const SelectState *st;
+    const int *layout;
+    int nlayout;
+} WinCtx;
+
+/* A window's expression (bound) positional over the window input. */
+static Expr *win_to_pos(Binder *b, const Expr *e, void *ctx)
+{
+    const WinCtx *wc = ctx;
+    if (wc->st->grouped)
+        return plan__grouped_expr(b, e, wc->st);
+    return plan__remap(b, e, wc->layout, wc->nlayout);
+}
+
 static PlanNode *plan_body(Binder *b, SelectState *st)
 {
     int n = st->ntargets;
     Expr **exprs = MEM_NEW_ARRAY(b->arena, Expr *, n + 1);
-    if (b->nrtes == 0 && !st->conjuncts && !st->grouped && n == st->nvisible) {
+    if (b->nrtes == 0 && !st->conjuncts && !st->grouped && n == st->nvisible && b->nwins == 0) {
         PlanNode *v = plan__new_node(b->arena, PLAN_VALUES, n);
         v->nrows = 1;
         v->rows = MEM_NEW_ARRAY(b->arena, Expr **, 1);
@@ -130,11 +206,15 @@ static PlanNode *plan_body(Binder *b, SelectState *st)
         for (int i = 0; i < n; i++)
             exprs[i] = plan__remap(b, st->targets[i].expr, layout, nlayout);
     }
+    if (b->nwins > 0) {
+        WinCtx wc = {st, layout, nlayout};
+        top = plan__plan_windows(b, top, exprs, n, win_to_pos, &wc);
+    }
     return make_project(b, top, exprs, n);
 }
 
-static PlanNode *plan_tail(Binder *b, PlanNode *top, const SortKey *sort, int nsort, Expr *limit,
-                           Expr *offset, bool distinct)
+PlanNode *plan__plan_tail(Binder *b, PlanNode *top, const SortKey *sort, int nsort, Expr *limit,
+                          Expr *offset, bool distinct)
 {
     if (distinct)
         top = wrap(b, PLAN_DISTINCT, top);
@@ -145,23 +225,59 @@ static PlanNode *plan_tail(Binder *b, PlanNode *top, const SortKey *sort, int ns
         memcpy(top->sort_keys, sort, sizeof(SortKey) * (size_t)nsort);
     }
     if (limit || offset) {
+        PlanNode *sort = top->kind == PLAN_SORT ? top : NULL;
         top = wrap(b, PLAN_LIMIT, top);
         top->limit = plan__remap(b, limit, NULL, 0);
         top->offset = plan__remap(b, offset, NULL, 0);
+        /* top-N: ORDER BY ... LIMIT with constants */
+        if (sort && top->limit && top->limit->kind == EXPR_CONST &&
+            (!top->offset || top->offset->kind == EXPR_CONST)) {
+            int64_t n = top->limit->value.u.i64;
+            int64_t off = top->offset && !top->offset->value.is_null ? top->offset->value.u.i64 : 0;
+            if (n > 0 && off >= 0 && n <= INT64_MAX - off)
+                sort->sort_topn = n + off;
+        }
     }
     return top;
+}
+
+/* SELECT DISTINCT ON (...) ... : Sort (ORDER BY, then the remaining
+ * DISTINCT ON keys) → Distinct keeping each key's first row → Limit. */
+static PlanNode *plan_distinct_on(Binder *b, PlanNode *top, const SelectState *st)
+{
+    int nsort = st->nsort;
+    SortKey *keys = MEM_NEW_ARRAY(b->arena, SortKey, st->nsort + st->ndistinct_on + 1);
+    memcpy(keys, st->sort, sizeof(SortKey) * (size_t)st->nsort);
+    for (int i = 0; i < st->ndistinct_on; i++) {
+        bool have = false;
+        for (int k = 0; k < nsort; k++)
+            have |= keys[k].column == st->distinct_on[i];
+        if (!have)
+            keys[nsort++] = (SortKey){st->distinct_on[i], false, false};
+    }
+    top = plan__plan_tail(b, top, keys, nsort, NULL, NULL, false);
+    top = wrap(b, PLAN_DISTINCT, top);
+    top->ndistinct_on = st->ndistinct_on;
+    top->distinct_on = st->distinct_on;
+    return plan__plan_tail(b, top, NULL, 0, st->limit, st->offset, false);
 }
 
 static SelectResult plan_values(Binder *b, const SelectStmt *s);
 
 SelectResult plan__plan_select(Binder *b, const SelectStmt *s)
 {
+    plan__bind_with(b, s->with_clause);
+    if (s->op != SELECT_SETOP_NONE)
+        return plan__plan_setop(b, s);
     if (s->values_lists)
         return plan_values(b, s);
     SelectState st;
     plan__bind_select(b, s, &st);
     PlanNode *top = plan_body(b, &st);
-    top = plan_tail(b, top, st.sort, st.nsort, st.limit, st.offset, s->distinct);
+    if (st.ndistinct_on > 0)
+        top = plan_distinct_on(b, top, &st);
+    else
+        top = plan__plan_tail(b, top, st.sort, st.nsort, st.limit, st.offset, s->distinct);
     if (st.ntargets > st.nvisible) {
         Expr **keep = MEM_NEW_ARRAY(b->arena, Expr *, st.nvisible + 1);
         for (int i = 0; i < st.nvisible; i++) {
@@ -181,28 +297,33 @@ SelectResult plan__plan_select(Binder *b, const SelectStmt *s)
     return r;
 }
 
-/* ORDER BY over a VALUES list: ordinals and column names only. */
-static SortKey *values_sort(Binder *b, const SelectStmt *s, PlanNode *v, const char **names)
+/* ORDER BY over a VALUES list or a set operation: ordinals and column names only. */
+SortKey *plan__sort_by_output(Binder *b, const List *sort_clause, int ncols, const char **names,
+                              bool setop)
 {
-    int n = list_len(s->sort_clause);
+    int n = list_len(sort_clause);
     SortKey *keys = MEM_NEW_ARRAY(b->arena, SortKey, n + 1);
     for (int i = 0; i < n; i++) {
-        const SortBy *sb = list_nth(s->sort_clause, i);
+        const SortBy *sb = list_nth(sort_clause, i);
         const Node *x = sb->node_expr;
         int pos = -1;
         if (IS_A(x, A_Const) && ((const A_Const *)x)->kind == CONST_INTEGER) {
             int64_t p = ((const A_Const *)x)->ival;
-            if (p < 1 || p > v->ncols)
+            if (p < 1 || p > ncols)
                 plan__error_at(b, ERRCODE_INVALID_COLUMN_REFERENCE, x->location,
                                "ORDER BY position %lld is not in select list", (long long)p);
             pos = (int)p - 1;
         } else if (IS_A(x, ColumnRef) && list_len(((const ColumnRef *)x)->fields) == 1) {
             const char *name = list_nth(((const ColumnRef *)x)->fields, 0);
-            for (int c = 0; c < v->ncols && pos < 0; c++)
+            for (int c = 0; c < ncols && pos < 0; c++)
                 if (strcmp(names[c], name) == 0)
                     pos = c;
             if (pos < 0)
                 plan__error_at(b, ERRCODE_UNDEFINED_COLUMN, x->location, "column \"%s\" does not exist", name);
+        } else if (setop) {
+            plan__error_hint(b, ERRCODE_FEATURE_NOT_SUPPORTED, x->location,
+                             "Add the expression/function to every SELECT, or move the UNION into a FROM clause.",
+                             "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
         } else {
             plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, x->location,
                            "ORDER BY expressions over VALUES are not supported yet");
@@ -254,10 +375,10 @@ static SelectResult plan_values(Binder *b, const SelectStmt *s)
     const char **names = MEM_NEW_ARRAY(b->arena, const char *, v->ncols + 1);
     for (int c = 0; c < v->ncols; c++)
         names[c] = v->col_names[c];
-    SortKey *keys = values_sort(b, s, v, names);
+    SortKey *keys = plan__sort_by_output(b, s->sort_clause, v->ncols, names, false);
     Expr *limit = plan__bind_limit(b, s->limit_count, "LIMIT");
     Expr *offset = plan__bind_limit(b, s->limit_offset, "OFFSET");
-    PlanNode *top = plan_tail(b, v, keys, list_len(s->sort_clause), limit, offset, s->distinct);
+    PlanNode *top = plan__plan_tail(b, v, keys, list_len(s->sort_clause), limit, offset, s->distinct);
     SelectResult r = {top, v->ncols, MEM_NEW_ARRAY(b->arena, ResultColumn, v->ncols + 1)};
     for (int c = 0; c < v->ncols; c++) {
         r.cols[c].name = names[c];

@@ -146,6 +146,16 @@ static Plan *plan_create(Binder *b, const CreateStmt *s)
 
 static Plan *plan_drop(Binder *b, const DropStmt *s)
 {
+    if (s->remove_type == OBJECT_VIEW)
+        return plan__drop_view(b, s);
+    if (s->remove_type != OBJECT_TABLE)
+        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, s->node.location, "this DROP is not supported yet");
+    for (int i = 0; i < list_len(s->objects); i++) {
+        const RangeVar *rv = list_nth(s->objects, i);
+        if (!plan__lookup_table(b, rv->schemaname, rv->relname, -1, true) && plan__is_view(b, rv))
+            plan__error_hint(b, ERRCODE_WRONG_OBJECT_TYPE, -1, "Use DROP VIEW to remove a view.",
+                             "\"%s\" is not a table", rv->relname);
+    }
     UtilityStmt *u;
     Plan *p = utility_plan(b, UTIL_DROP_TABLE, "DROP TABLE", &u);
     u->missing_ok = s->missing_ok;
@@ -301,6 +311,7 @@ Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt)
     case T_VariableSetStmt: return plan_set(b, (const VariableSetStmt *)stmt);
     case T_VariableShowStmt: return plan_show(b, (const VariableShowStmt *)stmt);
     case T_AlterRoleStmt: return plan_alter_role(b, (const AlterRoleStmt *)stmt);
+    case T_ViewStmt: return plan__create_view(b, raw, (const ViewStmt *)stmt);
     default:
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, stmt->location,
                        "this statement is not supported yet");

@@ -93,6 +93,7 @@ Plan *plan__new_plan(Binder *b, PlanStmtKind kind, const char *command)
  */
 void plan__finish_params(Binder *b, Plan *plan)
 {
+    plan__finish_nodes(b, plan);
     plan->nparams = b->nparams;
     plan->param_types = MEM_NEW_ARRAY(b->arena, SqlType, b->nparams > 0 ? b->nparams : 1);
     for (int i = 0; i < b->nparams; i++) {
@@ -116,9 +117,7 @@ static Plan *plan_query(Binder *b, const SelectStmt *s)
 
 static Plan *plan_explain(Binder *b, const ExplainStmt *ex)
 {
-    if (ex->analyze)
-        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN ANALYZE is not supported yet");
-    b->explaining = true;
+    b->explaining = !ex->analyze;
     Plan *inner;
     if (IS_A(ex->query, SelectStmt))
         inner = plan_query(b, (const SelectStmt *)ex->query);
@@ -131,7 +130,10 @@ static Plan *plan_explain(Binder *b, const ExplainStmt *ex)
     Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "EXPLAIN");
     UtilityStmt *u = MEM_NEW(b->arena, UtilityStmt);
     u->kind = UTIL_EXPLAIN;
-    u->explain_lines = plan__explain(b, inner);
+    if (ex->analyze)
+        plan__explain_analyze(b, inner, u);
+    else
+        u->explain_lines = plan__explain(b, inner);
     p->utility = u;
     p->ncols = 1;
     p->cols = MEM_NEW_ARRAY(b->arena, ResultColumn, 1);

@@ -42,7 +42,68 @@ typedef struct RangeEntry {
     int var_base;           /* variable id of column 0 */
     bool *used;             /* columns referenced anywhere */
     int location;
+    /* Derived FROM items (subquery, VALUES, CTE, table function): the
+     * already-planned subtree producing the ncols columns; table is NULL. */
+    PlanNode *derived;
+    /* LATERAL derived items: values from earlier FROM items the subtree's
+     * EXPR_OUTER_REF slots read (bound, variable ids of this binder). */
+    int nlateral;
+    Expr **lateral_args;
 } RangeEntry;
+
+/*
+ * The FROM clause as a tree (bind_join.c): leaves are range entries, inner
+ * nodes are joins. Each node lists the columns an unqualified name or a *
+ * sees through it, in PostgreSQL's order: for USING/NATURAL joins the
+ * merged columns first, then the left side's others, then the right's.
+ */
+typedef struct FromCol {
+    const char *name;
+    int rte;                /* plain column: rte and column number */
+    int col;
+    Expr *merged;           /* USING/NATURAL merged column (bound), else NULL */
+} FromCol;
+
+typedef struct FromNode FromNode;
+struct FromNode {
+    bool is_join;
+    int rte;                /* leaf: range entry index */
+    PlanJoinType jointype;  /* join: INNER, LEFT, RIGHT, FULL */
+    FromNode *l, *r;
+    List *quals;            /* join: ON / USING conditions (bound Expr, boolean) */
+    uint64_t rtes;          /* range entries below */
+    int ncols;
+    FromCol *cols;
+};
+
+/* A WITH query visible by name (bind_join.c). */
+typedef struct CteDef {
+    const char *name;
+    const CommonTableExpr *cte;
+    bool recursive;          /* WITH RECURSIVE: may reference itself */
+    /* while planning a recursive term: the worktable's shape */
+    int worktable_id;        /* -1 = not inside its own recursive term */
+    int ncols;
+    SqlType *types;
+    const char **colnames;
+} CteDef;
+
+/* A window specification (bind_window.c): expressions in variable space. */
+typedef struct BoundWinSpec {
+    int npart;
+    Expr **part;
+    int norder;
+    Expr **order;
+    SortKey *dirs;           /* direction / nulls per order key (column unused) */
+    WindowFrame frame;       /* offsets bound; bound columns filled when planned */
+} BoundWinSpec;
+
+/* A window function call found while binding. */
+typedef struct BoundWin {
+    WindowCall call;         /* args in variable space */
+    int spec;                /* index in Binder.specs */
+    int location;
+} BoundWin;
 
 /* An aggregate call found while binding. */
 typedef struct BoundAgg {
@@ -75,6 +136,29 @@ typedef struct Binder {
     bool explaining;
     bool no_fold;            /* checking a DEFAULT: PostgreSQL evaluates it only at INSERT */
     PlanNode **scan_nodes;   /* per rte: its PLAN_SCAN (EXPLAIN shows aliases) */
+    /* ---- issue 4 ---- */
+    FromNode **from_items;   /* the FROM clause's top-level items */
+    int nfrom;
+    FromNode **scope;        /* nodes an unqualified name is looked up in */
+    int nscope;
+    struct Binder *parent;   /* enclosing query of a subquery, else NULL */
+    bool allow_outer;        /* subquery in an expression: may reference parent's columns */
+    Expr **outer_args;       /* correlation values (parent's bound exprs), slot = index */
+    int nouter;
+    List *ctes;              /* CteDef *, innermost first */
+    int *counters;           /* shared by a statement's binders: [0] worktables, [1] subplans */
+    List *semi_joins;        /* WHERE conjuncts planned as semi/anti joins (SemiJoin *) */
+    bool keep_unknown;       /* set-operation leaf: untyped literal targets stay unknown */
+    /* window functions */
+    List *window_clause;     /* WINDOW w AS (...): WindowDef */
+    BoundWinSpec *specs;
+    int nspecs;
+    BoundWin *wins;
+    int nwins;
+    bool in_window;          /* binding a window function's arguments / spec */
+    bool win_agg;            /* binding a window aggregate: inner aggregates allowed */
+    const char *win_forbidden; /* "HAVING" ...: window functions refused there */
+    List *groupings;         /* GROUPING(args) calls: List * of bound args each */
 } Binder;
 
 /* ---- planner.c ---- */
@@ -89,6 +173,8 @@ _Noreturn void plan__error_hint(const Binder *b, const char *sqlstate, int locat
 const char *plan__type_name(const Binder *b, SqlType t);
 Plan *plan__new_plan(Binder *b, PlanStmtKind kind, const char *command);
 void plan__finish_params(Binder *b, Plan *plan);
+/* plan_finish.c: node_ids and the plan's counts (called by plan__finish_params). */
+void plan__finish_nodes(Binder *b, Plan *plan);
 
 /* ---- expr.c: building and walking bound expressions ---- */
 Expr *plan__make_expr(MemArena *a, ExprKind kind, SqlType type, int location, int nargs);
@@ -127,6 +213,10 @@ Expr *plan__make_func(Binder *b, const char *name, Expr **args, int nargs, int l
 Expr *plan__bind_expr(Binder *b, const Node *n);
 /* ---- bind_agg.c: an aggregate call → EXPR_AGG_RESULT (index = Binder.aggs slot) ---- */
 Expr *plan__bind_agg(Binder *b, const FuncCall *fc);
+/* The AggCall of an aggregate call (args, FILTER, ORDER BY, WITHIN GROUP). */
+void plan__bind_agg_call(Binder *b, const FuncCall *fc, AggCall *call);
+/* Remap an AggCall's expressions to input positions (plan_select.c). */
+void plan__remap_agg_call(Binder *b, AggCall *c, const int *layout, int nlayout);
 
 /* ---- bind_from.c ---- */
 /* Add a table to the range table (42P01, 42712). */
@@ -134,19 +224,73 @@ RangeEntry *plan__add_rte(Binder *b, const RangeVar *rv);
 Expr *plan__bind_column_ref(Binder *b, const ColumnRef *cr);
 /* t.* or *: List of Expr for every column (marks them used). */
 List *plan__expand_star(Binder *b, const ColumnRef *cr);
+/* The existing schemas of search_path, in order; returns the count. */
+int plan__search_schemas(Binder *b, const char **out, int max);
 StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, int location,
                                bool missing_ok);
 const char *plan__creation_schema(Binder *b, const char *schema);
+
+/* GROUPING(a, b): EXPR_AGG_RESULT with index PLAN_GROUPING_BASE + k (k in Binder.groupings) */
+#define PLAN_GROUPING_BASE 1000000
+Expr *plan__bind_grouping(Binder *b, const FuncCall *fc);
+
+/* ---- bind_window.c / plan_window.c ---- */
+Expr *plan__bind_window_call(Binder *b, const FuncCall *fc);
+/* Window nodes over top; rewrites the window markers in exprs (n of them,
+ * positional over top). to_pos converts a bound expression to positions
+ * over top. */
+typedef Expr *(*PlanToPos)(Binder *b, const Expr *e, void *ctx);
+PlanNode *plan__plan_windows(Binder *b, PlanNode *top, Expr **exprs, int n, PlanToPos to_pos, void *ctx);
+
+/* ---- bind_join.c ---- */
+/* Bind one FROM item into the range table and FROM tree. */
+FromNode *plan__bind_from_item(Binder *b, const Node *item);
+/* A binder for a subquery of b: shares arena, parameters, CTEs, counters. */
+void plan__child_binder(Binder *child, Binder *parent, bool allow_outer);
+/* After planning with a child binder: hand its parameter state back. */
+void plan__child_done(Binder *parent, const Binder *child);
+/* Mark a derived range entry LATERAL with its correlation values. */
+void plan__set_lateral(Binder *b, RangeEntry *r, Expr **args, int n);
+/* Add a range entry whose rows come from an already planned subtree. */
+RangeEntry *plan__add_derived_rte(Binder *b, const char *refname, bool has_alias, PlanNode *node,
+                                  const char **colnames, List *colaliases, int location);
+
+/* ---- plan_view.c: views (planner-side registry) ---- */
+/* The planned view a RangeVar names (names = its column names), or NULL. */
+PlanNode *plan__expand_view(Binder *b, const RangeVar *rv, const char ***names);
+bool plan__is_view(Binder *b, const RangeVar *rv);
+Plan *plan__create_view(Binder *b, const RawStmt *raw, const ViewStmt *vs);
+Plan *plan__drop_view(Binder *b, const DropStmt *s);
+
+/* ---- bind_sublink.c ---- */
+/* A WHERE sublink prepared for decorrelation (see bind_sublink.c). */
+typedef struct SemiJoin {
+    int subplan_id;          /* the EXPR_SUBPLAN it can replace */
+    bool is_in;              /* IN (SELECT ...) rather than EXISTS */
+    PlanNode *right;         /* the subquery's FROM with its uncorrelated conditions */
+    int *rlayout;            /* right's variable ids (>= child_base) */
+    int rn;
+    int child_base;
+    List *conds;             /* correlated conditions over outer and right variables */
+    Expr *in_left;           /* IN: the comparison's sides (outer / right) */
+    Expr *in_right;
+    Expr *in_eq;
+} SemiJoin;
+Expr *plan__bind_sublink(Binder *b, const SubLink *s);
+
+/* ---- plan_setop.c ---- */
+typedef struct SelectResult SelectResult;
+SelectResult plan__plan_setop(Binder *b, const SelectStmt *s);
 
 /* ---- fold.c ---- */
 Expr *plan__fold(Binder *b, Expr *e);
 
 /* ---- plan_select.c / plan_join.c ---- */
-typedef struct SelectResult {
+struct SelectResult {
     PlanNode *root;
     int ncols;
     ResultColumn *cols;
-} SelectResult;
+};
 SelectResult plan__plan_select(Binder *b, const SelectStmt *s);
 PlanNode *plan__new_node(MemArena *a, PlanKind kind, int ncols);
 /* Copy e with variable ids rewritten to positions in layout (nlayout
@@ -156,6 +300,19 @@ Expr *plan__remap(Binder *b, const Expr *e, const int *layout, int nlayout);
 /* The joined FROM clause with WHERE conjuncts placed; *layout gets the
  * output's variable ids. */
 PlanNode *plan__plan_from(Binder *b, List *conjuncts, int **layout, int *nlayout);
+/* WITH queries and table functions in FROM (plan_cte.c) */
+PlanNode *plan__plan_cte(Binder *b, CteDef *c, const char ***names);
+PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const char ***names, Expr ***largs,
+                                     int *nl);
+/* WITH clause of a SELECT: push its queries into b->ctes */
+void plan__bind_with(Binder *b, const WithClause *w);
+
+/* Distinct → Sort → Limit over top (plan_select.c). */
+PlanNode *plan__plan_tail(Binder *b, PlanNode *top, const SortKey *sort, int nsort, Expr *limit,
+                          Expr *offset, bool distinct);
+/* ORDER BY of VALUES / set operations: ordinals and output names only. */
+SortKey *plan__sort_by_output(Binder *b, const List *sort_clause, int ncols, const char **names,
+                              bool setop);
 
 /* ---- plan_insert.c / plan_utility.c ---- */
 Plan *plan__plan_insert(Binder *b, const InsertStmt *s);
@@ -163,6 +320,8 @@ Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt);
 
 /* ---- explain.c ---- */
 List *plan__explain(Binder *b, const Plan *plan);
+/* EXPLAIN ANALYZE: make u run inner and format its counters. */
+void plan__explain_analyze(Binder *b, const Plan *inner, UtilityStmt *u);
 char *plan__deparse(MemArena *a, const Expr *e, const char *const *colnames);
 
 /* ---- colname.c ---- */

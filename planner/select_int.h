@@ -36,11 +36,22 @@ typedef struct SelectState {
     bool grouped;         /* aggregates, GROUP BY or HAVING present */
     SortKey *sort;        /* column = target index */
     int nsort;
+    int *distinct_on;     /* DISTINCT ON: target indexes */
+    int ndistinct_on;
+    uint64_t *gsets;      /* GROUPING SETS / ROLLUP / CUBE: bitmasks over groups */
+    int ngsets;
     Expr *limit;          /* int8, NULL = none */
     Expr *offset;
 } SelectState;
 
 void plan__bind_select(Binder *b, const SelectStmt *s, SelectState *st);
+/* GROUP BY (bind_group.c): plain items, GROUPING SETS, ROLLUP, CUBE. */
+void plan__bind_group(Binder *b, const SelectStmt *s, SelectState *st);
+int plan__group_item(Binder *b, const Node *g, SelectState *st);
+/* GROUPING(args) over the PLAN_AGG output (bind_group.c). */
+Expr *plan__grouping_post(Binder *b, const Expr *marker, const SelectState *st);
+/* A bound expression over the PLAN_AGG output (42803 for ungrouped columns). */
+Expr *plan__grouped_expr(Binder *b, const Expr *e, const SelectState *st);
 /* LIMIT/OFFSET argument: int8, no columns, negative constants raise
  * 2201W/2201X; NULL for none (and for a NULL constant). */
 Expr *plan__bind_limit(Binder *b, const Node *n, const char *what);

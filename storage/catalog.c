@@ -1,21 +1,32 @@
 /*
- * catalog.c — schemas and tables: create, drop, look up.
+ * catalog.c — tables: create, drop, look up, inside the database of the
+ * calling thread and the transaction of the calling thread.
  *
  * The in-memory catalog is an array of live tables under a rwlock
  * (store_g.catalog_lock): lookups share it, CREATE and DROP take it
- * exclusively, and nothing that can raise runs while it is held. Schemas
- * are fixed for now ("public", "pg_catalog"). Table OIDs come from one
- * counter starting at 16384 (PostgreSQL's FirstNormalObjectId), stable for
- * the life of the process.
+ * exclusively, and nothing that can raise runs while it is held. Table
+ * OIDs (and database OIDs) come from one counter starting at 16384
+ * (PostgreSQL's FirstNormalObjectId); recovery restores it past the
+ * highest OID it saw.
  *
- * A dropped table leaves the catalog at once, but its header (names,
- * columns) stays allocated until store_close, so a plan that still holds
- * the pointer reads valid memory and gets 42P01 when it scans or appends.
- * Its rows are freed as soon as no scan or writer uses them.
+ * Transactional DDL: CREATE TABLE joins the calling thread's transaction
+ * (store_txn_begin's last active one on this thread, or a transaction of its
+ * own committed at once). Until commit the table is visible to that
+ * transaction only (create_txn); a DROP hides the table from its dropper
+ * only (drop_txn) and takes its write lock, so nobody else writes it; at
+ * commit it leaves the catalog, and its rows are freed once no scan uses
+ * them. Rollback undoes both (undo log, mvcc.c). Catalog changes are not
+ * snapshot-versioned: a committed CREATE/DROP is seen by every statement
+ * that starts after it, also inside a REPEATABLE READ transaction.
+ *
+ * A dropped table's header (names, columns) stays allocated until
+ * store_close, so a plan that still holds the pointer reads valid memory
+ * and gets 42P01 when it scans or appends.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/error.h"
@@ -23,15 +34,24 @@
 #define STORE_FIRST_OID 16384
 #define STORE_MAX_COLUMNS 1600
 
-static const char *const store_schemas[] = {"public", "pg_catalog"};
-
 static StoreTable **cat_tables;  /* live tables */
 static int cat_ntables;
 static int cat_cap;
 static _Atomic uint32_t cat_next_oid = STORE_FIRST_OID;
 
+uint32_t store__catalog_max_oid(void) { return atomic_fetch_add(&cat_next_oid, 1); }
+
+void store__catalog_bump_oid(uint32_t oid)
+{
+    uint32_t cur = atomic_load(&cat_next_oid);
+    while (oid >= cur && !atomic_compare_exchange_weak(&cat_next_oid, &cur, oid + 1))
+        ;
+}
+
 void store__catalog_init(void)
 {
+    atomic_store(&cat_next_oid, STORE_FIRST_OID);
+    store__db_init();
     cat_tables = NULL;
     cat_ntables = 0;
     cat_cap = 0;
@@ -52,54 +72,99 @@ void store__catalog_free(void)
     cat_tables = NULL;
     cat_ntables = cat_cap = 0;
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    store__db_free();
 }
 
-bool store_schema_exists(const char *schema)
+/* Whether table t is visible to the transaction cur. Lock held. */
+static bool cat_visible(const StoreTable *t, const StoreTxn *cur)
 {
-    for (size_t i = 0; i < sizeof store_schemas / sizeof store_schemas[0]; i++)
-        if (strcmp(schema, store_schemas[i]) == 0)
-            return true;
-    return false;
+    if (t->create_txn && t->create_txn != cur)
+        return false;
+    return !(t->drop_txn && t->drop_txn == cur);
 }
 
 /* Index in cat_tables, -1 when absent. Caller holds catalog_lock. */
-static int cat_find(const char *schema, const char *name)
+static int cat_find(uint32_t dboid, const char *schema, const char *name, const StoreTxn *cur)
 {
-    for (int i = 0; i < cat_ntables; i++)
-        if (strcmp(cat_tables[i]->name, name) == 0 && strcmp(cat_tables[i]->schema, schema) == 0)
+    for (int i = 0; i < cat_ntables; i++) {
+        const StoreTable *t = cat_tables[i];
+        if (t->dboid == dboid && strcmp(t->name, name) == 0 && strcmp(t->schema, schema) == 0 &&
+            cat_visible(t, cur))
             return i;
+    }
     return -1;
 }
 
-StoreTable *store_table_lookup(const char *schema, const char *name)
+StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const char *name)
 {
-    if (!schema)
-        schema = "public";
+    StoreTxn *cur = store__txn_current();
     pthread_rwlock_rdlock(&store_g.catalog_lock);
-    int idx = cat_find(schema, name);
+    int idx = cat_find(dboid, schema, name, cur);
     StoreTable *t = idx >= 0 ? cat_tables[idx] : NULL;
     pthread_rwlock_unlock(&store_g.catalog_lock);
     return t;
 }
 
+StoreTable *store_table_lookup(const char *schema, const char *name)
+{
+    return store__table_lookup_db(store__session_db(), schema ? schema : "public", name);
+}
+
 StoreTable *store_table_lookup_oid(uint32_t oid)
 {
+    StoreTxn *cur = store__txn_current();
     StoreTable *t = NULL;
     pthread_rwlock_rdlock(&store_g.catalog_lock);
     for (int i = 0; i < cat_ntables && !t; i++)
-        if (cat_tables[i]->oid == oid)
+        if (cat_tables[i]->oid == oid && cat_visible(cat_tables[i], cur))
             t = cat_tables[i];
     pthread_rwlock_unlock(&store_g.catalog_lock);
     return t;
 }
 
+/* Name of some table of schema visible to the caller (DROP SCHEMA). */
+const char *store__table_name_in_schema(uint32_t dboid, const char *schema)
+{
+    StoreTxn *cur = store__txn_current();
+    const char *name = NULL;
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    for (int i = 0; i < cat_ntables && !name; i++)
+        if (cat_tables[i]->dboid == dboid && strcmp(cat_tables[i]->schema, schema) == 0 &&
+            cat_visible(cat_tables[i], cur))
+            name = cat_tables[i]->name;
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    return name;
+}
+
+/* Any table of a database (DROP DATABASE), NULL when none. */
+StoreTable *store__table_any_in_db(uint32_t dboid)
+{
+    StoreTable *t = NULL;
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    for (int i = 0; i < cat_ntables && !t; i++)
+        if (cat_tables[i]->dboid == dboid)
+            t = cat_tables[i];
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    return t;
+}
+
+/* Visit every committed table (checkpoints). */
+void store__table_visit(void (*fn)(StoreTable *t, void *arg), void *arg)
+{
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    for (int i = 0; i < cat_ntables; i++)
+        if (!cat_tables[i]->create_txn)
+            fn(cat_tables[i], arg);
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+}
+
 /* Checks that need no lock: schema, column names, key columns. */
-static void cat_validate(const char *schema, int ncols, const StoreColumnDef *cols, int npkey,
+static void cat_validate(uint32_t dboid, const char *schema, int ncols, const StoreColumnDef *cols, int npkey,
                          const int *pkey)
 {
     if (!store_g.open)
         err_raise(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "the store is not open");
-    if (!store_schema_exists(schema))
+    if (!store__schema_exists_db(dboid, schema))
         err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
     if (ncols > STORE_MAX_COLUMNS)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "tables can have at most %d columns",
@@ -119,17 +184,17 @@ static void cat_validate(const char *schema, int ncols, const StoreColumnDef *co
     }
 }
 
-StoreTable *store_table_create(const char *schema, const char *name, int ncols,
-                               const StoreColumnDef *cols, int npkey, const int *pkey)
+/* Insert t into the catalog unless a visible table has its name. */
+static void cat_insert(StoreTable *t, const StoreTxn *cur)
 {
-    if (!schema)
-        schema = "public";
-    cat_validate(schema, ncols, cols, npkey, pkey);
-    uint32_t oid = atomic_fetch_add(&cat_next_oid, 1);
-    StoreTable *t = store__table_new(oid, schema, name, ncols, cols, npkey, pkey);
-
     pthread_rwlock_wrlock(&store_g.catalog_lock);
-    bool exists = cat_find(schema, name) >= 0;
+    bool exists = cat_find(t->dboid, t->schema, t->name, cur) >= 0;
+    /* Another transaction's uncommitted table of that name counts too. */
+    for (int i = 0; i < cat_ntables && !exists; i++) {
+        const StoreTable *o = cat_tables[i];
+        exists = o->dboid == t->dboid && strcmp(o->name, t->name) == 0 &&
+                 strcmp(o->schema, t->schema) == 0 && o->drop_txn != cur;
+    }
     bool grown = true;
     if (!exists && cat_ntables == cat_cap) {
         int cap = cat_cap ? cat_cap * 2 : 16;
@@ -147,26 +212,73 @@ StoreTable *store_table_create(const char *schema, const char *name, int ncols,
         store_g.all_tables = t;
     }
     pthread_rwlock_unlock(&store_g.catalog_lock);
-
     if (exists || !grown) {
+        const char *name = t->name;
+        char copy[STORE_NAME_MAX * 2];
+        snprintf(copy, sizeof copy, "%s", name);
         store__table_free(t);
         if (exists)
-            err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+            err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", copy);
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     }
+}
+
+StoreTable *store__table_create_oid(uint32_t dboid, uint32_t oid, const char *schema,
+                                    const char *name, int ncols, const StoreColumnDef *cols,
+                                    int npkey, const int *pkey)
+{
+    cat_validate(dboid, schema, ncols, cols, npkey, pkey);
+    StoreTxn *x = store__txn_current();
+    ERR_ASSERT(x != NULL);
+    store__undo_push(x, (StoreUndo){.kind = UNDO_CREATE_TABLE});  /* room first */
+    x->nundo--;
+    if (oid == 0)
+        oid = atomic_fetch_add(&cat_next_oid, 1);
+    else
+        store__catalog_bump_oid(oid);
+    StoreTable *t = store__table_new(oid, schema, name, ncols, cols, npkey, pkey);
+    t->dboid = dboid;
+    t->create_txn = x;
+    cat_insert(t, x);
+    store__undo_push(x, (StoreUndo){.kind = UNDO_CREATE_TABLE, .table = t});
+    store__wal_create_table(x, t, t->ncols);
     return t;
 }
 
-void store_table_drop(const char *schema, const char *name)
+/* CREATE TABLE in a transaction of its own, committed at once. */
+__attribute__((noinline)) static StoreTable *create_own_txn(uint32_t db, const char *schema,
+                                                            const char *name, int ncols,
+                                                            const StoreColumnDef *cols, int npkey,
+                                                            const int *pkey)
+{
+    StoreTxn *x = store_txn_begin();
+    StoreTable *t = NULL;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        t = store__table_create_oid(db, 0, schema, name, ncols, cols, npkey, pkey);
+        err_pop(&jmp);
+    } else {
+        store_txn_rollback(x);
+        err_rethrow();
+    }
+    store_txn_commit(x);
+    return t;
+}
+
+StoreTable *store_table_create(const char *schema, const char *name, int ncols,
+                               const StoreColumnDef *cols, int npkey, const int *pkey)
 {
     if (!schema)
         schema = "public";
-    StoreTable *t = store_table_lookup(schema, name);
-    if (!t)
-        err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
-    /* Waits until no other transaction scans or writes t; marks it dropped. */
-    bool free_now = store__txn_wait_drop(t);
+    uint32_t db = store__session_db();
+    cat_validate(db, schema, ncols, cols, npkey, pkey);
+    if (store__txn_current())
+        return store__table_create_oid(db, 0, schema, name, ncols, cols, npkey, pkey);
+    return create_own_txn(db, schema, name, ncols, cols, npkey, pkey);
+}
 
+static void cat_remove(StoreTable *t)
+{
     pthread_rwlock_wrlock(&store_g.catalog_lock);
     for (int i = 0; i < cat_ntables; i++) {
         if (cat_tables[i] == t) {
@@ -175,8 +287,67 @@ void store_table_drop(const char *schema, const char *name)
         }
     }
     pthread_rwlock_unlock(&store_g.catalog_lock);
-    if (free_now)
-        store__table_free_data(t);
+}
+
+void store__table_commit_create(StoreTable *t)
+{
+    pthread_rwlock_wrlock(&store_g.catalog_lock);
+    t->create_txn = NULL;
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+}
+
+void store__table_commit_drop(StoreTable *t)
+{
+    cat_remove(t);
+    store__table_release_dropped(t);
+}
+
+void store__table_undo_create(StoreTable *t)
+{
+    cat_remove(t);
+    store__table_release_dropped(t);
+}
+
+void store__table_undo_drop(StoreTable *t)
+{
+    pthread_rwlock_wrlock(&store_g.catalog_lock);
+    __atomic_store_n(&t->drop_txn, NULL, __ATOMIC_RELAXED);
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+}
+
+/* DROP of t by transaction x (write lock and waits in txn.c). */
+void store__table_drop_txn(StoreTable *t, StoreTxn *x)
+{
+    store__undo_push(x, (StoreUndo){.kind = UNDO_DROP_TABLE});  /* room first */
+    x->nundo--;
+    store__txn_wait_drop(x, t);
+    pthread_rwlock_wrlock(&store_g.catalog_lock);
+    __atomic_store_n(&t->drop_txn, x, __ATOMIC_RELAXED);
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    store__undo_push(x, (StoreUndo){.kind = UNDO_DROP_TABLE, .table = t});
+    store__wal_drop_table(x, t);
+}
+
+void store_table_drop(const char *schema, const char *name)
+{
+    StoreTable *const t = store_table_lookup(schema ? schema : "public", name);
+    if (!t)
+        err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
+    StoreTxn *x = store__txn_current();
+    bool own = x == NULL;
+    if (own)
+        x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__table_drop_txn(t, x);
+        err_pop(&jmp);
+    } else {
+        if (own)
+            store_txn_rollback(x);
+        err_rethrow();
+    }
+    if (own)
+        store_txn_commit(x);
 }
 
 bool store_table_is_dropped(const StoreTable *t)
@@ -190,7 +361,14 @@ bool store_table_is_dropped(const StoreTable *t)
 uint32_t store_table_oid(const StoreTable *t) { return t->oid; }
 const char *store_table_name(const StoreTable *t) { return t->name; }
 const char *store_table_schema(const StoreTable *t) { return t->schema; }
-int store_table_ncols(const StoreTable *t) { return t->ncols; }
+int store_table_ncols(const StoreTable *t)
+{
+    /* An uncommitted ADD COLUMN is seen by its own transaction only. */
+    StoreTxn *alter = __atomic_load_n(&((StoreTable *)t)->alter_txn, __ATOMIC_ACQUIRE);
+    if (alter && alter != store__txn_current())
+        return t->ncols_committed;
+    return __atomic_load_n(&((StoreTable *)t)->ncols, __ATOMIC_ACQUIRE);
+}
 int store_table_npkey(const StoreTable *t) { return t->npkey; }
 const int *store_table_pkey(const StoreTable *t) { return t->pkey; }
 
@@ -202,7 +380,8 @@ const StoreColumnDef *store_table_column(const StoreTable *t, int idx)
 
 int store_table_column_index(const StoreTable *t, const char *name)
 {
-    for (int i = 0; i < t->ncols; i++)
+    int n = store_table_ncols(t);
+    for (int i = 0; i < n; i++)
         if (strcmp(t->cols[i].name, name) == 0)
             return i;
     return -1;

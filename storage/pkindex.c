@@ -6,8 +6,10 @@
  * leaves the table as if the keys had never been inserted). The key itself
  * is not stored: equality reads the rows' values, from the table's chunks
  * for rows already written and from the incoming batch for rows being
- * appended (rows >= base). Only the table's writer uses the index, so it
- * needs no lock of its own.
+ * appended (rows >= base). The table's writer changes the index holding
+ * t->pk_lock exclusively; point lookups (store_table_lookup_key) share it.
+ * MVCC: an entry names the newest version of its key; a key whose row is
+ * deleted may be inserted again (the entry moves to the new row).
  *
  * Equality follows PostgreSQL's btree equality for the key types: -0 = 0
  * and NaN = NaN for floats, numeric by value (1.0 = 1.00), everything else
@@ -211,7 +213,15 @@ static void append_ident(StrBuf *sb, const char *name)
     strbuf_append_char(sb, '"');
 }
 
+static _Noreturn void raise_dup(const PkSrc *s, uint64_t row, bool build);
+
 static _Noreturn void raise_duplicate(const PkSrc *s, uint64_t row)
+{
+    raise_dup(s, row, false);
+}
+
+/* 23505 for an INSERT (build false) or ALTER TABLE ADD PRIMARY KEY (true). */
+static _Noreturn void raise_dup(const PkSrc *s, uint64_t row, bool build)
 {
     const StoreTable *t = s->t;
     StrBuf names, vals;
@@ -229,9 +239,15 @@ static _Noreturn void raise_duplicate(const PkSrc *s, uint64_t row)
         store__format_value(t->cols[col].type, &v, 0, &vals);
     }
     ErrorData *e = err_begin(ERRCODE_UNIQUE_VIOLATION);
-    err_message(e, "duplicate key value violates unique constraint \"%s\"", t->pkey_name);
-    err_detail(e, "Key (%.*s)=(%.*s) already exists.", (int)names.len, names.data, (int)vals.len,
-               vals.data);
+    if (build) {
+        err_message(e, "could not create unique index \"%s\"", t->pkey_name);
+        err_detail(e, "Key (%.*s)=(%.*s) is duplicated.", (int)names.len, names.data,
+                   (int)vals.len, vals.data);
+    } else {
+        err_message(e, "duplicate key value violates unique constraint \"%s\"", t->pkey_name);
+        err_detail(e, "Key (%.*s)=(%.*s) already exists.", (int)names.len, names.data,
+                   (int)vals.len, vals.data);
+    }
     snprintf(e->schema_name, sizeof e->schema_name, "%s", t->schema);
     snprintf(e->table_name, sizeof e->table_name, "%s", t->name);
     snprintf(e->constraint_name, sizeof e->constraint_name, "%s", t->pkey_name);
@@ -240,20 +256,137 @@ static _Noreturn void raise_duplicate(const PkSrc *s, uint64_t row)
     err_throw();
 }
 
-void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit)
+/* Whether the row holding an indexed key is deleted for an inserter with
+ * mark self (a committed deletion, or its own). */
+static bool pk_row_dead(const StoreTable *t, uint64_t row, uint64_t self)
+{
+    uint64_t x = atomic_load(store__xmax_of(t, row));
+    return x != 0 && (!(x & STORE_XMAX_MARK) || x == self);
+}
+
+void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
+                            uint64_t self_mark)
 {
     PkSrc s = {t, b, base};
     StorePkIndex *pk = &t->pk;
     uint64_t mask = pk->cap - 1;
+    uint64_t *moved = NULL;  /* (slot index, old row + 1) pairs, undone on error */
+    uint32_t nmoved = 0;
     for (uint32_t i = 0; i < limit; i++) {
         uint64_t row = base + i;
         uint64_t h = pk_hash(&s, row);
         uint64_t j = h & mask;
+        bool placed = false;
         while (pk->slots[j].row) {
-            if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, row)) {
+            uint64_t other = pk->slots[j].row - 1;
+            if (pk->slots[j].hash == h && pk_equal(&s, other, row)) {
+                if (store_g.replaying) {
+                    /* Recovery replays validated history: a checkpoint lists
+                     * every version of a key, oldest first, before the
+                     * deletions; the newest takes the entry. */
+                    pk->slots[j].row = row + 1;
+                    placed = true;
+                    break;
+                }
+                if (other < base && pk_row_dead(t, other, self_mark)) {
+                    if (!moved)
+                        moved = malloc(sizeof *moved * 2 * limit);
+                    if (!moved) {
+                        store__pk_remove_batch(t, b, base, i);
+                        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+                    }
+                    moved[2 * nmoved] = j;
+                    moved[2 * nmoved + 1] = pk->slots[j].row;
+                    nmoved++;
+                    pk->slots[j].row = row + 1;  /* the new version takes the key */
+                    placed = true;
+                    break;
+                }
+                /* Undo: the batch's own keys, then the entries it moved. */
+                for (uint32_t m = nmoved; m-- > 0;)
+                    pk->slots[moved[2 * m]].row = moved[2 * m + 1];
+                free(moved);
                 store__pk_remove_batch(t, b, base, i);
                 raise_duplicate(&s, row);
             }
+            j = (j + 1) & mask;
+        }
+        if (!placed) {
+            pk->slots[j] = (StorePkEntry){h, row + 1};
+            pk->count++;
+        }
+    }
+    free(moved);
+}
+
+void store__pk_reinsert_row(StoreTable *t, uint64_t row)
+{
+    PkSrc s = {t, NULL, 0};
+    StorePkIndex *pk = &t->pk;
+    store__pk_reserve(pk, 1);
+    uint64_t mask = pk->cap - 1;
+    uint64_t h = pk_hash(&s, row);
+    uint64_t j = h & mask;
+    while (pk->slots[j].row) {
+        if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, row))
+            return;
+        j = (j + 1) & mask;
+    }
+    pk->slots[j] = (StorePkEntry){h, row + 1};
+    pk->count++;
+}
+
+static uint64_t pk_hash_key(const StoreTable *t, const Value *key)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int k = 0; k < t->npkey; k++)
+        h = hash_u64(h ^ pk_hash_value(t, t->pkey[k], &key[k].u));
+    return h;
+}
+
+bool store__pk_row_matches(const StoreTable *t, uint64_t row, const Value *key)
+{
+    PkSrc s = {t, NULL, 0};
+    for (int k = 0; k < t->npkey; k++) {
+        int col = t->pkey[k];
+        if (!pk_equal_value(t, col, pk_value(&s, col, row), &key[k].u))
+            return false;
+    }
+    return true;
+}
+
+bool store__pk_find(const StoreTable *t, const Value *key, uint64_t *row)
+{
+    const StorePkIndex *pk = &t->pk;
+    if (!pk->slots)
+        return false;
+    uint64_t mask = pk->cap - 1;
+    uint64_t h = pk_hash_key(t, key);
+    for (uint64_t j = h & mask; pk->slots[j].row; j = (j + 1) & mask) {
+        if (pk->slots[j].hash == h && store__pk_row_matches(t, pk->slots[j].row - 1, key)) {
+            *row = pk->slots[j].row - 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+void store__pk_build(StoreTable *t)
+{
+    PkSrc s = {t, NULL, 0};
+    uint64_t n = atomic_load(&t->nrows);
+    store__pk_free(&t->pk);
+    store__pk_reserve(&t->pk, n ? n : 1);
+    StorePkIndex *pk = &t->pk;
+    uint64_t mask = pk->cap - 1;
+    for (uint64_t row = 0; row < n; row++) {
+        if (atomic_load(store__xmax_of(t, row)) != 0)
+            continue;  /* deleted versions are not indexed */
+        uint64_t h = pk_hash(&s, row);
+        uint64_t j = h & mask;
+        while (pk->slots[j].row) {
+            if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, row))
+                raise_dup(&s, row, true);
             j = (j + 1) & mask;
         }
         pk->slots[j] = (StorePkEntry){h, row + 1};

@@ -11,8 +11,13 @@
  *
  * File format, one role per line, fields separated by a tab, with "\\",
  * "\t" and "\n" escaped as backslash sequences:
- *     # strata roles 1
- *     <name> <TAB> <"super" | "-"> <TAB> <verifier or empty>
+ *     # strata roles 2
+ *     <name> <TAB> <flags> <TAB> <verifier or empty>
+ * flags: "-" or a comma list of super, login, createdb, createrole. Version 1
+ * files ("super" or "-", login implied) are read the same way.
+ *
+ * Roles are global (all databases) and not transactional: CREATE/ALTER/DROP
+ * ROLE take effect and are durable when the call returns.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -27,12 +32,13 @@
 
 #define ROLES_DIR "global"
 #define ROLES_FILE "roles"
-#define ROLES_HEADER "# strata roles 1"
+#define ROLES_HEADER "# strata roles 2"
 
 typedef struct StoreRole {
     char *name;
     bool is_superuser;
     char *verifier;
+    bool login, createdb, createrole;
 } StoreRole;
 
 static pthread_mutex_t roles_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -40,6 +46,8 @@ static StoreRole *roles;
 static int nroles;
 static int cap_roles;
 static char *roles_dir;  /* <data_dir>/global, NULL when not open */
+
+static bool file_v2;     /* the file being read has the version 2 header */
 
 static int role_find(const char *name)
 {
@@ -66,7 +74,7 @@ static bool role_add(const char *name, bool super, const char *verifier)
         free(v);
         return false;
     }
-    roles[nroles++] = (StoreRole){n, super, v};
+    roles[nroles++] = (StoreRole){n, super, v, true, super, super};
     return true;
 }
 
@@ -124,10 +132,28 @@ static bool parse_line(char *line)
     char *name = line, *flag = t1 + 1, *verifier = t2 + 1;
     unescape(name);
     unescape(verifier);
-    if (!*name || (strcmp(flag, "super") != 0 && strcmp(flag, "-") != 0) || role_find(name) >= 0)
+    if (!*name || role_find(name) >= 0)
         return false;
-    if (!role_add(name, strcmp(flag, "super") == 0, verifier))
+    bool v1 = !file_v2;
+    bool super = false, login = v1, createdb = false, createrole = false;
+    for (char *tok = strtok(flag, ","); tok; tok = strtok(NULL, ",")) {
+        if (strcmp(tok, "super") == 0)
+            super = true;
+        else if (strcmp(tok, "login") == 0)
+            login = true;
+        else if (strcmp(tok, "createdb") == 0)
+            createdb = true;
+        else if (strcmp(tok, "createrole") == 0)
+            createrole = true;
+        else if (strcmp(tok, "-") != 0)
+            return false;
+    }
+    if (!role_add(name, super, verifier))
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    StoreRole *r = &roles[nroles - 1];
+    r->login = login;
+    r->createdb = createdb || (v1 && super);
+    r->createrole = createrole || (v1 && super);
     return true;
 }
 
@@ -144,6 +170,7 @@ void store__roles_load(const char *data_dir)
     FILE *f = fopen(path, "re");
     if (!f && errno != ENOENT)
         err_raise_fatal(ERRCODE_IO_ERROR, "could not open file \"%s\": %s", path, strerror(errno));
+    file_v2 = false;
     if (f) {
         char line[8192];
         int lineno = 0;
@@ -153,6 +180,8 @@ void store__roles_load(const char *data_dir)
             size_t len = strlen(line);
             if (len && line[len - 1] == '\n')
                 line[--len] = '\0';
+            if (line[0] == '#' && strcmp(line, ROLES_HEADER) == 0)
+                file_v2 = true;
             if (line[0] == '#' || len == 0)
                 continue;
             ok = parse_line(line);
@@ -203,7 +232,23 @@ static int roles_save(void)
         strbuf_append_str(&sb, ROLES_HEADER "\n");
         for (int i = 0; i < nroles; i++) {
             escape_into(&sb, roles[i].name);
-            strbuf_append_str(&sb, roles[i].is_superuser ? "\tsuper\t" : "\t-\t");
+            strbuf_append_char(&sb, '\t');
+            const StoreRole *r = &roles[i];
+            const char *flags[4] = {r->is_superuser ? "super" : NULL, r->login ? "login" : NULL,
+                                    r->createdb ? "createdb" : NULL,
+                                    r->createrole ? "createrole" : NULL};
+            bool any = false;
+            for (int k = 0; k < 4; k++) {
+                if (!flags[k])
+                    continue;
+                if (any)
+                    strbuf_append_char(&sb, ',');
+                strbuf_append_str(&sb, flags[k]);
+                any = true;
+            }
+            if (!any)
+                strbuf_append_char(&sb, '-');
+            strbuf_append_char(&sb, '\t');
             escape_into(&sb, roles[i].verifier);
             strbuf_append_char(&sb, '\n');
         }
@@ -270,4 +315,121 @@ void store_role_create(const char *name, bool is_superuser, const char *verifier
     pthread_mutex_unlock(&roles_lock);
     if (rc != 0)
         raise_save_error(rc);
+}
+
+/* Apply the set fields of a to role r. */
+static void role_apply(StoreRole *r, const StoreRoleAttrs *a)
+{
+    if (a->superuser >= 0)
+        r->is_superuser = a->superuser;
+    if (a->login >= 0)
+        r->login = a->login;
+    if (a->createdb >= 0)
+        r->createdb = a->createdb;
+    if (a->createrole >= 0)
+        r->createrole = a->createrole;
+}
+
+void store_role_create_ex(const char *name, const StoreRoleAttrs *a)
+{
+    pthread_mutex_lock(&roles_lock);
+    if (role_find(name) >= 0) {
+        pthread_mutex_unlock(&roles_lock);
+        err_raise(ERRCODE_DUPLICATE_OBJECT, "role \"%s\" already exists", name);
+    }
+    if (!role_add(name, false, a->verifier ? a->verifier : "")) {
+        pthread_mutex_unlock(&roles_lock);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    StoreRole *r = &roles[nroles - 1];
+    r->login = r->createdb = r->createrole = false;  /* CREATE ROLE's defaults */
+    role_apply(r, a);
+    int rc = roles_save();
+    if (rc != 0) {
+        nroles--;
+        free(roles[nroles].name);
+        free(roles[nroles].verifier);
+    }
+    pthread_mutex_unlock(&roles_lock);
+    if (rc != 0)
+        raise_save_error(rc);
+}
+
+void store_role_alter(const char *name, const StoreRoleAttrs *a)
+{
+    char *copy = a->verifier ? store__strdup(a->verifier) : NULL;
+    pthread_mutex_lock(&roles_lock);
+    int i = role_find(name);
+    if (i < 0) {
+        pthread_mutex_unlock(&roles_lock);
+        free(copy);
+        err_raise(ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+    }
+    StoreRole saved = roles[i];
+    role_apply(&roles[i], a);
+    if (copy)
+        roles[i].verifier = copy;
+    int rc = roles_save();
+    if (rc != 0) {
+        roles[i] = saved;  /* memory and file stay in agreement */
+        free(copy);
+    } else if (copy) {
+        free(saved.verifier);
+    }
+    pthread_mutex_unlock(&roles_lock);
+    if (rc != 0)
+        raise_save_error(rc);
+}
+
+void store_role_drop(const char *name)
+{
+    if (strcmp(name, "postgres") == 0)
+        err_raise(ERRCODE_OBJECT_IN_USE,
+                  "cannot drop role %s because it is required by the database system", name);
+    pthread_mutex_lock(&roles_lock);
+    int i = role_find(name);
+    if (i < 0) {
+        pthread_mutex_unlock(&roles_lock);
+        err_raise(ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+    }
+    StoreRole gone = roles[i];
+    memmove(&roles[i], &roles[i + 1], (size_t)(nroles - i - 1) * sizeof *roles);
+    nroles--;
+    int rc = roles_save();
+    if (rc != 0) {
+        memmove(&roles[i + 1], &roles[i], (size_t)(nroles - i) * sizeof *roles);
+        roles[i] = gone;
+        nroles++;
+    }
+    pthread_mutex_unlock(&roles_lock);
+    if (rc != 0)
+        raise_save_error(rc);
+    free(gone.name);
+    free(gone.verifier);
+}
+
+bool store_role_get_attrs(const char *name, StoreRoleAttrs *a, char *verifier, size_t verifier_size)
+{
+    pthread_mutex_lock(&roles_lock);
+    int i = role_find(name);
+    if (i >= 0) {
+        a->superuser = roles[i].is_superuser;
+        a->login = roles[i].login;
+        a->createdb = roles[i].createdb;
+        a->createrole = roles[i].createrole;
+        a->verifier = NULL;
+        if (verifier && verifier_size)
+            snprintf(verifier, verifier_size, "%s", roles[i].verifier);
+    }
+    pthread_mutex_unlock(&roles_lock);
+    return i >= 0;
+}
+
+const char *store_role_at(int idx)
+{
+    pthread_mutex_lock(&roles_lock);
+    /* Names stay allocated until the role is dropped or the store closes. */
+    const char *name = idx >= 0 && idx < nroles ? roles[idx].name : NULL;
+    pthread_mutex_unlock(&roles_lock);
+    return name;
 }

@@ -1,14 +1,16 @@
 /*
  * scan.c — reading a table's chosen columns, one row group per batch.
  *
- * A scan fixes what it sees when it begins: the committed row count, or,
- * for the table's own writer, every row it wrote (READ COMMITTED's
- * statement snapshot, in this append-only edition). Each store_scan_next
- * hands out the next row group that the zone maps cannot exclude, zero
- * copy: the vectors point at the chunk arrays. The one exception is the
- * validity bitmap of a group that holds uncommitted rows: another writer
- * may be setting bits in the same words, so those words are copied (with
- * atomic loads) into the scan's buffer.
+ * A scan fixes what it sees when it begins: its transaction's snapshot
+ * (mvcc.c) gives the prefix of committed rows whose xmin it covers, plus,
+ * for the table's own writer, the rows it wrote itself. Each
+ * store_scan_next hands out the next row group that the zone maps cannot
+ * exclude. A group with no deleted row and no row outside the snapshot is
+ * handed out zero copy: the vectors point at the chunk arrays (the validity
+ * bitmap of a group that holds uncommitted rows is copied with atomic
+ * loads: a writer may be setting bits in the same words). Otherwise the
+ * visible rows (xmax test) are gathered into the scan's own buffers.
+ * STORE_COL_ROWID columns get the rows' numbers (locators).
  *
  * Zone maps are hints: a group is skipped only when no row in it can
  * satisfy a filter; the caller still evaluates its predicates on every row.
@@ -28,16 +30,23 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
     s->table = t;
     s->txn = txn;
     s->ncols = ncols;
+    s->rowid_col = -1;
     s->cols = MEM_NEW_ARRAY(arena, int, ncols ? ncols : 1);
+    s->gather = MEM_NEW_ARRAY(arena, void *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) {
-        ERR_ASSERT(cols[i] >= 0 && cols[i] < t->ncols);
+        ERR_ASSERT(cols[i] == STORE_COL_ROWID || (cols[i] >= 0 && cols[i] < t->ncols));
         s->cols[i] = cols[i];
+        if (cols[i] == STORE_COL_ROWID)
+            s->rowid_col = i;
+        size_t width = cols[i] == STORE_COL_ROWID ? sizeof(int64_t) : t->width[cols[i]];
+        s->gather[i] = mem_alloc(arena, width * STORE_GROUP_ROWS);
     }
-    s->nfilters = nfilters;
+    s->nfilters = 0;
     s->filters = MEM_NEW_ARRAY(arena, StoreZoneFilter, nfilters ? nfilters : 1);
     for (int i = 0; i < nfilters; i++) {
         ERR_ASSERT(filters[i].column >= 0 && filters[i].column < ncols);
-        s->filters[i] = filters[i];
+        if (cols[filters[i].column] != STORE_COL_ROWID)
+            s->filters[s->nfilters++] = filters[i];
     }
     s->vecs = MEM_NEW_ARRAY(arena, Vector, ncols ? ncols : 1);
     s->validity_copy = mem_alloc(arena, sizeof(uint64_t) * VEC_VALIDITY_WORDS * (size_t)(ncols ? ncols : 1));
@@ -45,11 +54,18 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
     /* Register before reading the counts: DROP TABLE then waits for us. */
     store__txn_scan_register(txn, t);
     s->txn_gen = txn ? txn->gen : 0;
+    if (txn && txn->iso == STORE_READ_COMMITTED && !txn->stmt_started) {
+        /* No statement boundary known: each scan is a statement (skeleton behaviour). */
+        txn->snapshot = atomic_load(&store_g.visible_seq);
+        txn->has_snapshot = true;
+    }
+    s->snapshot = store__txn_snapshot(txn);
+    s->self_mark = txn ? STORE_XMAX_MARK | txn->id : 0;
     s->committed = atomic_load_explicit(&t->committed, memory_order_acquire);
+    s->visible = store__visible_prefix(t, s->committed, s->snapshot);
+    s->own_to = s->own_from = s->committed;
     if (txn && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == txn)
-        s->visible = atomic_load_explicit(&t->nrows, memory_order_acquire);
-    else
-        s->visible = s->committed;
+        s->own_to = atomic_load_explicit(&t->nrows, memory_order_acquire);
     return s;
 }
 
@@ -135,11 +151,21 @@ static void scan_fill(StoreScan *s, const StoreRowGroup *g, uint64_t start, uint
     bool all_committed = start + STORE_GROUP_ROWS <= s->committed;
     for (int i = 0; i < s->ncols; i++) {
         int col = s->cols[i];
-        const StoreChunk *ch = &g->chunks[col];
         Vector *v = &out->cols[i];
+        v->is_const = false;
+        if (col == STORE_COL_ROWID) {
+            v->type = SQLTYPE(TYPE_INT8);
+            v->phys = PHYS_I64;
+            int64_t *ids = s->gather[i];
+            for (uint32_t k = 0; k < n; k++)
+                ids[k] = (int64_t)(start + k);
+            v->data = ids;
+            v->validity = NULL;
+            continue;
+        }
+        const StoreChunk *ch = &g->chunks[col];
         v->type = t->cols[col].type;
         v->phys = t->phys[col];
-        v->is_const = false;
         v->data = ch->data;
         if (atomic_load_explicit(&ch->zone.null_count, memory_order_relaxed) == 0) {
             v->validity = NULL;
@@ -156,6 +182,62 @@ static void scan_fill(StoreScan *s, const StoreRowGroup *g, uint64_t start, uint
     out->sel = NULL;
 }
 
+/* Copy the rows at offsets idx[0..n) of group g (first row start) into the
+ * scan's buffers. */
+static void scan_gather(StoreScan *s, const StoreRowGroup *g, uint64_t start, const uint16_t *idx,
+                        uint32_t n, Batch *out)
+{
+    const StoreTable *t = s->table;
+    for (int i = 0; i < s->ncols; i++) {
+        int col = s->cols[i];
+        Vector *v = &out->cols[i];
+        v->is_const = false;
+        v->data = s->gather[i];
+        v->validity = NULL;
+        if (col == STORE_COL_ROWID) {
+            v->type = SQLTYPE(TYPE_INT8);
+            v->phys = PHYS_I64;
+            int64_t *ids = s->gather[i];
+            for (uint32_t k = 0; k < n; k++)
+                ids[k] = (int64_t)(start + idx[k]);
+            continue;
+        }
+        const StoreChunk *ch = &g->chunks[col];
+        v->type = t->cols[col].type;
+        v->phys = t->phys[col];
+        size_t w = t->width[col];
+        char *dst = s->gather[i];
+        const char *src = ch->data;
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(dst + k * w, src + (size_t)idx[k] * w, w);
+        if (atomic_load_explicit(&ch->zone.null_count, memory_order_relaxed) == 0)
+            continue;
+        uint64_t *bits = s->validity_copy + (size_t)i * VEC_VALIDITY_WORDS;
+        memset(bits, 0, sizeof(uint64_t) * VEC_VALIDITY_WORDS);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t o = idx[k];
+            if ((__atomic_load_n(&ch->validity[o >> 6], __ATOMIC_RELAXED) >> (o & 63)) & 1)
+                bits[k >> 6] |= UINT64_C(1) << (k & 63);
+        }
+        v->validity = bits;
+    }
+    out->count = n;
+    out->sel = NULL;
+}
+
+/* Offsets of group g's rows in [lo, hi) visible to the scan, appended to idx. */
+static uint32_t visible_rows(const StoreScan *s, const StoreRowGroup *g, uint64_t start,
+                             uint64_t lo, uint64_t hi, uint16_t *idx, uint32_t n)
+{
+    for (uint64_t r = lo; r < hi; r++) {
+        uint32_t o = (uint32_t)(r - start);
+        if (store__xmax_visible(atomic_load_explicit(&g->xmax[o], memory_order_relaxed),
+                                s->snapshot, s->self_mark))
+            idx[n++] = (uint16_t)o;
+    }
+    return n;
+}
+
 bool store_scan_next(StoreScan *s, Batch *out)
 {
     if (s->ended)
@@ -168,24 +250,42 @@ bool store_scan_next(StoreScan *s, Batch *out)
         out->ncols = s->ncols;
     }
     ERR_ASSERT(out->ncols == s->ncols);
-    while (s->next_row < s->visible) {
-        uint64_t start = s->next_row;
-        uint64_t left = s->visible - start;
-        uint32_t n = left < STORE_GROUP_ROWS ? (uint32_t)left : STORE_GROUP_ROWS;
-        s->next_row += n;
+    uint64_t end = s->own_to > s->own_from ? s->own_to : s->visible;
+    while (s->next_row < end) {
+        uint64_t start = s->next_row - s->next_row % STORE_GROUP_ROWS;
+        uint64_t gend = start + STORE_GROUP_ROWS < end ? start + STORE_GROUP_ROWS : end;
+        s->next_row = gend;
         const StoreRowGroup *g = store__group(s->table, start / STORE_GROUP_ROWS);
         if (s->nfilters && group_excluded(s, g)) {
             s->groups_skipped++;
             continue;
         }
-        scan_fill(s, g, start, n, out);
+        /* Rows of the group in [0, visible) and in [own_from, own_to). */
+        uint64_t hi1 = s->visible < gend ? (s->visible > start ? s->visible : start) : gend;
+        uint64_t lo2 = s->own_from > start ? s->own_from : start;
+        uint64_t hi2 = s->own_to < gend ? s->own_to : gend;
+        bool dead = atomic_load_explicit(&((StoreRowGroup *)g)->ndead, memory_order_acquire) != 0;
+        bool contiguous = lo2 >= hi2 || (hi1 == lo2);
+        if (!dead && contiguous) {
+            uint64_t stop = lo2 < hi2 ? hi2 : hi1;
+            if (stop == start)
+                continue;
+            scan_fill(s, g, start, (uint32_t)(stop - start), out);
+            return true;
+        }
+        uint16_t idx[STORE_GROUP_ROWS];
+        uint32_t n = visible_rows(s, g, start, start, hi1, idx, 0);
+        if (lo2 < hi2)
+            n = visible_rows(s, g, start, lo2, hi2, idx, n);
+        if (n == 0)
+            continue;
+        scan_gather(s, g, start, idx, n, out);
         return true;
     }
     out->count = 0;
     out->sel = NULL;
     return false;
 }
-
 void store_scan_end(StoreScan *s)
 {
     if (!s || s->ended)

@@ -2,22 +2,32 @@
  * storage.h — tables, the catalog and transactions, as the executor and
  * planner see them.
  *
- * This is the interface the durable columnar LSM store (a later issue)
- * implements; today tables live in memory, in columnar chunks, behind it.
+ * This is the interface of Strata's durable store (issue 3): a data
+ * directory holding the catalog, a write-ahead log and the tables' data;
+ * columnar tables (memtable + immutable sorted runs); MVCC transactions.
+ * What is implemented today and what is not: storage/README.md ("Status").
  *
- * Catalog: schemas hold tables; names are case-sensitive here (the parser
- * already folded unquoted identifiers to lower case). The default schema is
- * "public"; "pg_catalog" exists and is empty for now.
+ * Catalog: databases hold schemas, schemas hold tables; names are
+ * case-sensitive here (the parser already folded unquoted identifiers to
+ * lower case). Every database has "public" and "pg_catalog". The name-based
+ * functions (store_table_lookup, store_schema_exists, ...) resolve in the
+ * calling thread's database (store_session_set_database; default
+ * "postgres"). Roles are global (as in PostgreSQL).
  *
  * Scans read chosen columns in batches of up to VEC_CAPACITY rows. Pushed
  * down predicates (StoreZoneFilter) are hints that let the store skip whole
  * chunks; the caller still filters every row it gets.
  *
- * Transactions (in-memory edition): a writer takes the table's write lock
- * at its first append and keeps it to commit/rollback; rows appended in a
- * transaction are visible to it and, after commit, to everyone; rollback
- * truncates them. Readers see the committed prefix plus their own rows.
- * DDL is not transactional yet (documented in storage/README.md).
+ * Transactions (MVCC): every row version records the transaction that
+ * created it and the one that deleted it; a snapshot decides what a reader
+ * sees, so readers never block writers and never see uncommitted rows.
+ * READ COMMITTED takes a snapshot per statement (store_txn_statement_begin),
+ * REPEATABLE READ one per transaction (at its first statement). A writer
+ * that meets a row changed by a concurrent transaction waits for that
+ * transaction; then READ COMMITTED gets the row's newest version back to
+ * re-evaluate (STORE_WRITE_MOVED), REPEATABLE READ gets 40001.
+ * DDL joins the calling thread's transaction (the last one begun on it that
+ * is still active) and is undone by its rollback.
  */
 #ifndef STRATA_STORAGE_STORAGE_H
 #define STRATA_STORAGE_STORAGE_H
@@ -117,5 +127,168 @@ bool store_table_is_dropped(const StoreTable *t);
 uint64_t store_scan_groups_skipped(const StoreScan *scan);
 /* Create a role (42710 role "x" already exists); persisted like passwords. */
 void store_role_create(const char *name, bool is_superuser, const char *verifier);
+
+/* ================= issue 3: the durable store's additions ================= */
+
+/* ---- maintenance ---- */
+/* Flush every table's committed rows to the data files and trim the WAL
+ * (CHECKPOINT). Also run automatically when the WAL grows past
+ * STORE_WAL_CHECKPOINT_BYTES. Raises 58030 on I/O failure. */
+void store_checkpoint(void);
+#define STORE_WAL_CHECKPOINT_BYTES (64u << 20)
+/* VACUUM: compact t's data (NULL = every table): row versions no snapshot
+ * can see any more are dropped, overlapping runs merged. */
+void store_vacuum(StoreTable *t);
+
+/* ---- databases ---- */
+#define STORE_DEFAULT_DATABASE "postgres"
+/* Create a database (42P04 database "x" already exists); durable at return.
+ * Not transactional: the executor refuses it inside a transaction block
+ * (25001), as PostgreSQL. Returns its OID. */
+uint32_t store_database_create(const char *name, const char *owner);
+/* Drop a database and everything in it: 3D000 database "x" does not exist,
+ * 55006 database "x" is being accessed by other users (a session is attached)
+ * and 55006 cannot drop the currently open database (the caller's own). */
+void store_database_drop(const char *name);
+/* OID of a database, 0 when absent. */
+uint32_t store_database_oid(const char *name);
+/* Name of the i-th database (for \l / pg_database); NULL past the end. */
+const char *store_database_at(int idx, uint32_t *oid);
+/* Attach the calling thread (one connection) to a database: the name-based
+ * catalog functions then resolve in it. Raises 3D000 database "x" does not
+ * exist (the protocol sends it as FATAL). Detach with
+ * store_session_set_database(NULL) when the connection ends. */
+void store_session_set_database(const char *name);
+/* The calling thread's database (STORE_DEFAULT_DATABASE when never set). */
+const char *store_session_database(void);
+
+/* ---- schemas (in the session's database; transactional) ---- */
+/* 42P06 schema "x" already exists. */
+void store_schema_create(const char *name, const char *owner);
+/* 3F000 schema "x" does not exist; without cascade, 2BP01 cannot drop schema
+ * x because other objects depend on it (when it holds tables); with cascade
+ * its tables are dropped too. "pg_catalog" → 2BP01 (required by the database system). */
+void store_schema_drop(const char *name, bool cascade);
+/* Name of the i-th schema of the session's database; NULL past the end. */
+const char *store_schema_at(int idx);
+
+/* ---- roles (global, durable, not transactional) ---- */
+/* Attributes of a role. In store_role_alter, -1 / NULL fields stay as they
+ * are; in store_role_create_ex they take PostgreSQL's defaults (no
+ * superuser, no login unless the caller says so). */
+typedef struct StoreRoleAttrs {
+    int superuser;         /* 1, 0, -1 = unchanged/default */
+    int login;
+    int createdb;
+    int createrole;
+    const char *verifier;  /* "SCRAM-SHA-256$..." / "md5..." ; "" = no password; NULL = unchanged */
+} StoreRoleAttrs;
+/* 42710 role "x" already exists. The verifier is stored, never a clear password. */
+void store_role_create_ex(const char *name, const StoreRoleAttrs *attrs);
+/* 42704 role "x" does not exist. */
+void store_role_alter(const char *name, const StoreRoleAttrs *attrs);
+/* 42704 role "x" does not exist; 55006 for the bootstrap superuser "postgres"
+ * (the executor refuses the current/session user itself). */
+void store_role_drop(const char *name);
+/* Full attributes (verifier copied into verifier/verifier_size, may be NULL);
+ * false when absent. */
+bool store_role_get_attrs(const char *name, StoreRoleAttrs *attrs, char *verifier,
+                          size_t verifier_size);
+/* Name of the i-th role (pg_roles); NULL past the end. */
+const char *store_role_at(int idx);
+
+/* ---- transactions ---- */
+typedef enum StoreIsolation {
+    STORE_READ_COMMITTED,
+    STORE_REPEATABLE_READ,  /* SERIALIZABLE maps here (as snapshot isolation) */
+} StoreIsolation;
+/* Set the isolation level; only before the transaction's first statement
+ * (else 25001 SET TRANSACTION ISOLATION LEVEL must be called before any query). */
+void store_txn_set_isolation(StoreTxn *txn, StoreIsolation iso);
+StoreIsolation store_txn_isolation(const StoreTxn *txn);
+/* synchronous_commit for this transaction (default on): when false, COMMIT
+ * returns once its WAL records are written, without waiting for the fsync
+ * (a crash may lose it, never half of it). */
+void store_txn_set_synchronous_commit(StoreTxn *txn, bool on);
+/* Start of a statement: READ COMMITTED takes a fresh snapshot; REPEATABLE
+ * READ takes its snapshot at the first statement and keeps it. Scans begun
+ * without a statement having started take a snapshot at store_scan_begin
+ * (the walking skeleton's behaviour). */
+void store_txn_statement_begin(StoreTxn *txn);
+/* Savepoints (subtransactions). store_txn_savepoint returns a level (>= 1);
+ * release forgets the level and every deeper one, keeping their changes;
+ * rollback_to undoes every change made since the level was set (the level
+ * stays, as PostgreSQL's ROLLBACK TO). The executor maps names to levels. */
+int store_txn_savepoint(StoreTxn *txn);
+void store_txn_release(StoreTxn *txn, int level);
+void store_txn_rollback_to(StoreTxn *txn, int level);
+
+/* ---- row identity, updates, deletes ---- */
+/* In the cols of store_scan_begin, STORE_COL_ROWID asks for each row's
+ * locator: an int8 (TYPE_INT8, PHYS_I64) vector, never NULL. A locator
+ * names one row version of one table; it stays valid for the transaction. */
+#define STORE_COL_ROWID (-1)
+typedef enum StoreWriteResult {
+    STORE_WRITE_OK,     /* applied */
+    STORE_WRITE_GONE,   /* the row was deleted by a concurrent committed transaction
+                           (READ COMMITTED: skip it) */
+    STORE_WRITE_MOVED,  /* the row was updated by a concurrent committed transaction
+                           (READ COMMITTED): *newest is the locator of its newest
+                           version; re-read it (store_row_fetch), re-check the
+                           WHERE clause and retry with that locator */
+} StoreWriteResult;
+/* Delete the row version `rowid` (a tombstone: older snapshots still see it).
+ * If a concurrent transaction holds it, waits for that transaction (40P01 on
+ * deadlock, 57014 on cancel); if it changed the row and committed, READ
+ * COMMITTED gets GONE/MOVED, REPEATABLE READ raises 40001 could not serialize
+ * access due to concurrent update (also when the change committed after the
+ * transaction's snapshot). Deleting a row the transaction itself already
+ * deleted/updated returns GONE. */
+StoreWriteResult store_row_delete(StoreTable *t, StoreTxn *txn, uint64_t rowid,
+                                  uint64_t *newest);
+/* Update: delete `rowid` as above, then insert the active row `row` (an
+ * index into the vectors) of `values` (every column, table order, the
+ * table's types) as its new version. Raises 23502/23505 as
+ * store_table_append (a primary-key change to a key already present). */
+StoreWriteResult store_row_update(StoreTable *t, StoreTxn *txn, uint64_t rowid,
+                                  const Batch *values, uint32_t row, uint64_t *newest);
+/* Read columns cols[0..ncols) of the row version `rowid` into row 0 of
+ * out's vectors (strings point into the store: valid until the
+ * transaction ends). Returns false when rowid names no row. Ignores the
+ * snapshot (EvalPlanQual re-reads the newest version). */
+bool store_row_fetch(StoreTable *t, StoreTxn *txn, uint64_t rowid, int ncols, const int *cols,
+                     Batch *out);
+/* Point lookup by primary key: key[i] is the value of pkey column i. The
+ * locator of the version visible to txn's snapshot, false when none. */
+bool store_table_lookup_key(StoreTable *t, StoreTxn *txn, const Value *key, uint64_t *rowid);
+/* TRUNCATE: every row deleted, transactionally (a rollback restores them). */
+void store_table_truncate(StoreTable *t, StoreTxn *txn);
+/* COPY FROM: append a batch as store_table_append does (same checks);
+ * bulk loads may write sorted runs directly instead of the memtable. */
+void store_table_bulk_load(StoreTable *t, StoreTxn *txn, const Batch *batch);
+
+/* ---- ALTER TABLE ---- */
+/* ADD COLUMN (42701 column "x" of relation "t" already exists). Existing rows
+ * read the default (given as a constant value, NULL when none). */
+void store_table_add_column(StoreTable *t, StoreTxn *txn, const StoreColumnDef *col,
+                            const Value *fill);
+/* ADD PRIMARY KEY (42P16 multiple primary keys for table "t" are not
+ * allowed; 23505 could not create unique index "t_pkey" when rows collide;
+ * 23502 column "a" of relation "t" contains null values). */
+void store_table_add_pkey(StoreTable *t, StoreTxn *txn, int npkey, const int *pkey);
+
+/* ---- statistics (ANALYZE) ---- */
+typedef struct StoreColumnStats {
+    double null_frac;      /* 0..1 */
+    double n_distinct;     /* > 0: estimate; < 0: -(fraction of rows), as pg_stats */
+    bool has_minmax;       /* fixed-width types only */
+    Value min, max;
+} StoreColumnStats;
+/* ANALYZE t as seen by txn: row count, per column null fraction, distinct
+ * estimate, min/max; kept with the table (not durable yet). */
+void store_table_analyze(StoreTable *t, StoreTxn *txn);
+/* Statistics of the last ANALYZE; false when never analyzed. *rows the row
+ * count then. */
+bool store_table_stats(StoreTable *t, int col, StoreColumnStats *out, uint64_t *rows);
 
 #endif

@@ -41,8 +41,9 @@
 /* String heap: bump allocation from big malloc'd blocks. */
 #define STORE_HEAP_BLOCK (1u << 20)
 
-#define STORE_FORMAT_VERSION 1
-#define STORE_NAME_MAX 64  /* identifiers (PostgreSQL's NAMEDATALEN) */
+#define STORE_FORMAT_VERSION 2
+#define STORE_NAME_MAX 64
+#define STORE_ADD_COLUMN_ROOM 32  /* ADD COLUMNs a table takes without moving its arrays */  /* identifiers (PostgreSQL's NAMEDATALEN) */
 
 /* Zone map of one column chunk. Written only by the table's writer, read
  * concurrently by scans: every field is atomic and only ever widens (rows
@@ -62,8 +63,22 @@ typedef struct StoreChunk {
     StoreZone zone;
 } StoreChunk;
 
+/* MVCC stamps of one row group's rows (see mvcc.c):
+ *  xmin[i]: commit sequence of the inserting transaction (written at its
+ *           commit, before the table's `committed` count covers the row);
+ *  xmax[i]: 0 = live; STORE_XMAX_MARK | txn id = deleted by that running
+ *           transaction; otherwise the commit sequence of the deleter;
+ *  next[i]: row number + 1 of the row's next version (UPDATE), 0 = none.
+ * ndead counts xmax marks ever set in the group (0 = no row deleted: the
+ * scan may hand the chunks out zero copy). */
+#define STORE_XMAX_MARK (UINT64_C(1) << 63)
 typedef struct StoreRowGroup {
     StoreChunk *chunks;  /* ncols */
+    uint64_t *xmin;
+    _Atomic uint64_t *xmax;
+    _Atomic uint64_t *next;
+    _Atomic uint32_t ndead;
+    int ncols_inline;    /* chunks allocated with the group; later ones (ADD COLUMN) malloc'd */
 } StoreRowGroup;
 
 typedef struct StoreHeapBlock {
@@ -95,8 +110,25 @@ typedef struct StorePkIndex {
     uint64_t count;
 } StorePkIndex;
 
+/* Statistics of the last ANALYZE (mvcc.c). */
+typedef struct StoreStats {
+    bool valid;
+    uint64_t rows;
+    StoreColumnStats *cols;  /* ncols; min/max strings not kept */
+} StoreStats;
+
 struct StoreTable {
     uint32_t oid;
+    uint32_t dboid;        /* database */
+    StoreTxn *create_txn;  /* under catalog_lock: uncommitted CREATE (visible to it only) */
+    StoreTxn *drop_txn;    /* under catalog_lock: uncommitted DROP (invisible to it) */
+    bool free_when_unused; /* under store_g.lock: dropped, data freed by the last user */
+    pthread_rwlock_t pk_lock;  /* the pk index: writer exclusive, point lookups shared */
+    StoreStats stats;      /* under store_g.lock */
+    bool *pk_prev_not_null; /* ADD PRIMARY KEY not committed yet: NOT NULL flags before it */
+    int cap_cols;          /* room in cols/phys/width (ADD COLUMN never moves them) */
+    StoreTxn *alter_txn;   /* uncommitted ADD COLUMN: columns >= ncols_committed are its own */
+    int ncols_committed;
     char *schema;
     char *name;
     int ncols;
@@ -112,7 +144,6 @@ struct StoreTable {
     int nscans_notxn;      /* open scans without a transaction */
     bool dropping;         /* store_table_drop is waiting for users */
     bool dropped;          /* gone from the catalog; header kept until store_close */
-    bool free_at_txn_end;  /* dropped by its own writer: data freed at its end */
     bool data_freed;
 
     /* Row counts. committed: published by commit (release). nrows: rows
@@ -128,6 +159,32 @@ struct StoreTable {
     struct StoreTable *next_all;  /* every table ever created, for store_close */
 };
 
+/* Undo log entry of a transaction (txn.c, mvcc.c): what its rollback (or a
+ * rollback to a savepoint) undoes, newest first; commit walks it to stamp
+ * deletions and finish DDL. */
+typedef enum StoreUndoKind {
+    UNDO_INSERT,        /* rows [from, to) of table appended */
+    UNDO_DELETE,        /* row `from` of table got our xmax mark (and next link) */
+    UNDO_CREATE_TABLE,  /* table created */
+    UNDO_DROP_TABLE,    /* table marked dropped by us */
+    UNDO_CREATE_SCHEMA, /* schema index `from` created */
+    UNDO_DROP_SCHEMA,   /* schema index `from` marked dropped by us */
+    UNDO_ADD_PKEY,      /* primary key added to table (old NOT NULL flags in pk_prev_not_null) */
+    UNDO_ADD_COLUMN,    /* column added to table (ncols was `from`) */
+} StoreUndoKind;
+
+typedef struct StoreUndo {
+    StoreUndoKind kind;
+    StoreTable *table;
+    uint64_t from, to;
+    StoreHeapMark heap_mark;  /* UNDO_INSERT: heap position before the rows */
+} StoreUndo;
+
+typedef struct StoreSavepointMark {
+    int nundo;        /* undo entries before the savepoint */
+    size_t wal_len;   /* WAL buffer length before it */
+} StoreSavepointMark;
+
 /* A transaction's use of one table. */
 typedef struct StoreTxnRef {
     StoreTable *table;
@@ -138,6 +195,18 @@ typedef struct StoreTxnRef {
 
 struct StoreTxn {
     uint64_t gen;          /* bumped when the txn ends; scans compare it */
+    uint64_t id;           /* unique per begin (xmax marks) */
+    StoreIsolation iso;
+    bool sync_commit;
+    bool has_snapshot;     /* a statement began: snapshot fixed */
+    bool stmt_started;     /* some statement began (SET TRANSACTION too late) */
+    uint64_t snapshot;     /* commit sequences <= snapshot are visible */
+    StoreUndo *undo;       /* malloc'd log */
+    int nundo, cap_undo;
+    StoreSavepointMark *saves;
+    int nsaves, cap_saves;
+    uint8_t *wal;          /* this transaction's WAL records, written at commit */
+    size_t wal_len, wal_cap;
     bool active;
     pthread_t thread;
     StoreTxnRef *refs;     /* malloc'd */
@@ -155,7 +224,7 @@ struct StoreScan {
     StoreTable *table;
     StoreTxn *txn;
     uint64_t txn_gen;
-    uint64_t visible;      /* rows visible to this scan (fixed at begin) */
+    uint64_t visible;      /* committed rows [0, visible) visible by xmin (fixed at begin) */
     uint64_t next_row;     /* next row group start */
     uint64_t committed;    /* committed count at begin (zero-copy limit) */
     int ncols;
@@ -166,6 +235,12 @@ struct StoreScan {
     uint64_t *validity_copy;  /* ncols * VEC_VALIDITY_WORDS */
     bool ended;
     uint64_t groups_skipped;
+    uint64_t snapshot;     /* commit sequence the scan sees */
+    uint64_t own_from, own_to;  /* the txn's own uncommitted rows (empty when not the writer) */
+    uint64_t self_mark;    /* STORE_XMAX_MARK | txn id, 0 without a txn */
+    int rowid_col;         /* position of STORE_COL_ROWID in cols, -1 = none */
+    void **gather;         /* ncols buffers for groups with invisible rows */
+    uint64_t *gather_validity;
 };
 
 /* Process-wide state of the store. */
@@ -180,6 +255,11 @@ typedef struct StoreGlobal {
     StoreTxn *free_txns;
     uint64_t visit_epoch;
     StoreTable *all_tables;     /* under catalog_lock */
+    /* MVCC (mvcc.c, wal.c). */
+    _Atomic uint64_t visible_seq;  /* last commit sequence published */
+    _Atomic uint64_t next_txn_id;
+    bool replaying;             /* recovery: no WAL records are written */
+    uint64_t replay_seq;        /* the sequence the replayed commit gets */
 } StoreGlobal;
 
 extern StoreGlobal store_g;
@@ -205,8 +285,6 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
 /* Free rows, heap and index (the header stays: plans may still point at it). */
 void store__table_free_data(StoreTable *t);
 void store__table_free(StoreTable *t);
-/* Undo the rows appended since `committed` (writer only). */
-void store__table_truncate_uncommitted(StoreTable *t, StoreHeapMark mark);
 StoreHeapMark store__heap_mark(const StoreHeap *h);
 static inline StoreRowGroup *store__group(const StoreTable *t, uint64_t g)
 {
@@ -219,13 +297,28 @@ static inline StoreRowGroup *store__group(const StoreTable *t, uint64_t g)
 struct StrBuf;
 void store__format_value(SqlType type, const Value *v, size_t maxlen, struct StrBuf *sb);
 
+void store__heap_reset(StoreHeap *h, StoreHeapMark mark);
+/* Copy n bytes into the heap (may raise 53200). */
+char *store__heap_copy(StoreHeap *h, const char *p, size_t n);
+
 /* ---- pkindex.c ---- */
+/* Point row's key at row again unless the key is present (undo of a delete). */
+void store__pk_reinsert_row(StoreTable *t, uint64_t row);
+/* Newest row holding key (npkey values); false when absent. */
+bool store__pk_find(const StoreTable *t, const Value *key, uint64_t *row);
+bool store__pk_row_matches(const StoreTable *t, uint64_t row, const Value *key);
+/* Index every live row (ALTER TABLE ADD PRIMARY KEY): 23505 "could not create
+ * unique index" on a duplicate. Caller holds pk_lock exclusively. */
+void store__pk_build(StoreTable *t);
 /* Room for `extra` more keys (may raise 53200; changes no key). */
 void store__pk_reserve(StorePkIndex *pk, uint64_t extra);
 /* Insert the keys of the batch's active rows [0, limit) as rows base+i.
  * A key already present (in the table or earlier in the batch) removes the
- * batch's keys again and raises 23505. Never allocates. */
-void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit);
+ * batch's keys again and raises 23505 — unless the row holding it is deleted
+ * (committed, or by self_mark): the entry then moves to the new row. Caller
+ * holds t->pk_lock exclusively; on error it is still held. */
+void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
+                            uint64_t self_mark);
 /* Remove the keys of the batch's active rows [0, n) inserted as rows base+i. */
 void store__pk_remove_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t n);
 uint64_t store__pk_hash_row(const StoreTable *t, uint64_t row);
@@ -240,11 +333,131 @@ void store__txn_acquire_write(StoreTxn *txn, StoreTable *t);
 /* Register / unregister a scan (txn may be NULL). */
 void store__txn_scan_register(StoreTxn *txn, StoreTable *t);
 void store__txn_scan_unregister(StoreTxn *txn, uint64_t gen, StoreTable *t);
-/* store_table_drop's wait: returns when t may be freed now (true) or must be
- * freed at the end of the caller's own transaction (false). Raises 55006
- * when the caller's transaction scans t, 40P01 on deadlock. */
-bool store__txn_wait_drop(StoreTable *t);
+/* store_table_drop's wait: takes t's write lock for me, then waits until no
+ * other transaction scans t. Raises 55006 when me scans t, 40P01 on deadlock. */
+void store__txn_wait_drop(StoreTxn *me, StoreTable *t);
+/* The calling thread's active transaction (last begun), NULL when none. */
+StoreTxn *store__txn_current(void);
 void store__txn_free_all(void);
+
+/* ---- mvcc.c ---- */
+/* The txn's snapshot for a scan or write (takes one when none). */
+uint64_t store__txn_snapshot(StoreTxn *txn);
+/* Rows of t visible by their xmin at snapshot seq (a prefix of [0, committed)). */
+uint64_t store__visible_prefix(const StoreTable *t, uint64_t committed, uint64_t snap);
+/* Whether row r with xmax x is visible to snapshot snap (self = own mark). */
+static inline bool store__xmax_visible(uint64_t x, uint64_t snap, uint64_t self)
+{
+    if (x == 0)
+        return true;
+    if (x & STORE_XMAX_MARK)
+        return x != self;
+    return x > snap;
+}
+static inline _Atomic uint64_t *store__xmax_of(const StoreTable *t, uint64_t row)
+{
+    return &store__group(t, row / STORE_GROUP_ROWS)->xmax[row % STORE_GROUP_ROWS];
+}
+/* Append an undo entry (may raise 53200 before anything changes). */
+void store__undo_push(StoreTxn *txn, StoreUndo u);
+/* Undo entries [keep, nundo) newest first; the txn holds its write locks. */
+void store__undo_rollback(StoreTxn *txn, int keep);
+/* Commit stamps: xmin of rows [committed, nrows) of written tables and xmax
+ * of deleted rows get seq (caller publishes visible_seq afterwards). */
+void store__undo_commit(StoreTxn *txn, uint64_t seq);
+/* Append rows of b as store_table_append does, with the write lock held. */
+void store__append_locked(StoreTable *t, StoreTxn *txn, const Batch *b);
+void store__stats_free(StoreTable *t);
+/* Recovery: mark row deleted by x with successor next + 1 (0 = none). */
+void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1);
+
+/* ---- catalog.c / database.c ---- */
+/* Table visible to the calling thread (its database, uncommitted DDL). */
+StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const char *name);
+/* Create with a given OID (recovery) or 0 = next. */
+StoreTable *store__table_create_oid(uint32_t dboid, uint32_t oid, const char *schema,
+                                    const char *name, int ncols, const StoreColumnDef *cols,
+                                    int npkey, const int *pkey);
+/* Finish DDL at commit / rollback (txn.c). */
+void store__table_commit_create(StoreTable *t);
+void store__table_commit_drop(StoreTable *t);
+void store__table_undo_create(StoreTable *t);
+void store__table_undo_drop(StoreTable *t);
+/* Free t's data now if no scan or writer uses it, else when the last ends. */
+void store__table_release_dropped(StoreTable *t);
+uint32_t store__session_db(void);
+const char *store__table_name_in_schema(uint32_t dboid, const char *schema);
+StoreTable *store__table_any_in_db(uint32_t dboid);
+void store__table_visit(void (*fn)(StoreTable *t, void *arg), void *arg);
+void store__table_drop_txn(StoreTable *t, StoreTxn *x);
+void store__db_init(void);
+void store__db_free(void);
+/* Recovery: apply catalog records. */
+void store__db_create_oid(uint32_t oid, const char *name, const char *owner);
+void store__db_drop_oid(uint32_t oid);
+void store__schema_create_db(uint32_t dboid, const char *name, const char *owner, StoreTxn *txn);
+void store__schema_drop_db(uint32_t dboid, const char *name, StoreTxn *txn);
+void store__schema_commit(int idx, bool dropped);
+void store__schema_undo(int idx, bool was_drop);
+/* Catalog iteration for checkpoints (committed objects only). */
+typedef void (*StoreDbVisit)(uint32_t oid, const char *name, const char *owner, void *arg);
+typedef void (*StoreSchemaVisit)(uint32_t dboid, const char *name, const char *owner, void *arg);
+void store__db_visit(StoreDbVisit db, StoreSchemaVisit sch, void *arg);
+bool store__schema_exists_db(uint32_t dboid, const char *schema);
+uint32_t store__catalog_max_oid(void);
+void store__catalog_bump_oid(uint32_t oid);
+
+/* ---- wal.c ---- */
+enum {
+    WAL_CREATE_TABLE = 1,
+    WAL_DROP_TABLE,
+    WAL_INSERT,
+    WAL_DELETE,
+    WAL_COMMIT,
+    WAL_CREATE_DB,
+    WAL_DROP_DB,
+    WAL_CREATE_SCHEMA,
+    WAL_DROP_SCHEMA,
+    WAL_ADD_PKEY,      /* u32 oid, u32 npkey, npkey × u32 column */
+    WAL_ADD_COLUMN,    /* u32 oid, column def as in CREATE_TABLE, u8 has_fill, fill value */
+    WAL_TABLE_RUN,     /* checkpoints only: u32 oid, u64 rows in checkpoint/<gen>.<oid>.run */
+};
+uint32_t store__crc32c(uint32_t crc, const void *data, size_t len);
+/* Add a record to txn's WAL buffer (nothing during recovery). */
+void store__wal_add(StoreTxn *txn, uint8_t type, const void *payload, size_t len);
+/* Serialize the active rows of b appended as rows [base, ...) of t. */
+void store__wal_insert(StoreTxn *txn, const StoreTable *t, uint64_t base, const Batch *b,
+                       int ncols);
+void store__wal_delete(StoreTxn *txn, const StoreTable *t, uint64_t row, uint64_t next);
+void store__wal_create_table(StoreTxn *txn, const StoreTable *t, int ncols);
+void store__wal_add_column(StoreTxn *txn, const StoreTable *t, int col, const Value *fill);
+void store__wal_drop_table(StoreTxn *txn, const StoreTable *t);
+/* Commit txn: write its records + COMMIT, wait for the flush (group commit),
+ * publish in sequence order. Returns the commit sequence (0: nothing written). */
+uint64_t store__wal_commit(StoreTxn *txn);
+/* Open the WAL after recovery / close it. */
+void store__wal_open(void);
+void store__wal_close(void);
+/* Commits are blocked while the checkpoint holds this (wal.c). */
+void store__wal_block_commits(void);
+void store__wal_unblock_commits(void);
+uint64_t store__wal_size(void);
+/* Statistics for tests: fsyncs done, commits written. */
+uint64_t store__wal_fsyncs(void);
+uint64_t store__wal_commits(void);
+
+/* ---- recovery.c ---- */
+/* Load the last checkpoint and replay the WAL (store_open). */
+void store__recover(void);
+uint64_t store__checkpoint_gen(void);
+/* Sizes used by recovery and tests. */
+#define STORE_WAL_HEADER 16
+
+/* ---- alter.c ---- */
+void store__undo_add_pkey(StoreTable *t);
+void store__commit_add_pkey(StoreTable *t);
+void store__undo_add_column(StoreTable *t, int old_ncols);
+void store__commit_add_column(StoreTable *t);
 
 /* ---- roles.c ---- */
 void store__roles_load(const char *data_dir);

@@ -6,7 +6,9 @@
  * exclusive flock on "strata.pid" (so a second server on the same directory
  * stops with PostgreSQL's "lock file ... already exists" FATAL), writes
  * STRATA_VERSION on first use and refuses a directory written by another
- * storage format, then loads the roles. store_close releases all of it.
+ * storage format, loads the roles, then recovers the catalog and tables
+ * from the last checkpoint and the WAL (recovery.c). store_close releases
+ * all of it.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -192,6 +194,16 @@ static void store_check_version(const char *dir)
     buf[strcspn(buf, "\r\n")] = '\0';
     char expect[32];
     snprintf(expect, sizeof expect, "%d", STORE_FORMAT_VERSION);
+    if (strcmp(buf, "1") == 0) {
+        /* Version 1 (the in-memory edition) kept only global/roles, which
+         * version 2 reads unchanged: upgrade in place. */
+        char text[32];
+        int len = snprintf(text, sizeof text, "%d\n", STORE_FORMAT_VERSION);
+        int rc = store__write_file_atomic(dir, STORE_VERSION_FILE, text, (size_t)len);
+        if (rc != 0)
+            err_raise_fatal(ERRCODE_IO_ERROR, "could not write file \"%s\": %s", path, strerror(rc));
+        return;
+    }
     if (strcmp(buf, expect) != 0) {
         ErrorData *e = err_begin(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE);
         e->severity = ERR_SEV_FATAL;
@@ -247,18 +259,34 @@ void store_open(const char *data_dir)
     }
     store__catalog_init();
     store_g.open = true;
+    if (ERR_TRY(jmp)) {
+        store__recover();  /* checkpoint + WAL replay; torn tail truncated */
+        err_pop(&jmp);
+    } else {
+        store__wal_close();
+        store__txn_free_all();
+        store__catalog_free();
+        store__roles_free();
+        store_release_lock();
+        free(store_g.data_dir);
+        store_g.data_dir = NULL;
+        store_g.open = false;
+        err_rethrow();
+    }
 }
 
 void store_close(void)
 {
     if (!store_g.open)
         return;
+    store__wal_close();
     store__txn_free_all();
     store__catalog_free();
     store__roles_free();
     store_release_lock();
     free(store_g.data_dir);
     store_g.data_dir = NULL;
+    atomic_store(&store_g.visible_seq, 0);
     store_g.open = false;
 }
 

@@ -20,6 +20,8 @@
  *   4. copy the values (cannot fail) and publish the new row count.
  * The caller holds the table's write lock (taken through txn.c), not a
  * mutex, so raising is safe: the transaction's rollback undoes the rest.
+ * Each append leaves an undo entry (rows, heap mark) and a WAL record in its
+ * transaction (mvcc.c, wal.c); rows get their xmin stamp at commit.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -43,11 +45,12 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
         t->oid = oid;
         t->schema = store__strdup(schema);
         t->name = store__strdup(name);
-        t->ncols = ncols;
-        t->cols = store__calloc((size_t)ncols, sizeof *t->cols);
-        t->phys = store__calloc((size_t)ncols, sizeof *t->phys);
-        t->width = store__calloc((size_t)ncols, sizeof *t->width);
-        t->pkey = store__calloc((size_t)(npkey ? npkey : 1), sizeof *t->pkey);
+        t->ncols = t->ncols_committed = ncols;
+        t->cap_cols = ncols + STORE_ADD_COLUMN_ROOM;
+        t->cols = store__calloc((size_t)t->cap_cols, sizeof *t->cols);
+        t->phys = store__calloc((size_t)t->cap_cols, sizeof *t->phys);
+        t->width = store__calloc((size_t)t->cap_cols, sizeof *t->width);
+        t->pkey = store__calloc((size_t)t->cap_cols, sizeof *t->pkey);
         t->dir = store__calloc(STORE_DIR_TOP, sizeof *t->dir);
         for (int i = 0; i < ncols; i++) {
             t->cols[i] = cols[i];
@@ -57,6 +60,7 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
             t->width[i] = phys_size(t->phys[i]);
         }
         t->npkey = npkey;
+        pthread_rwlock_init(&t->pk_lock, NULL);
         for (int i = 0; i < npkey; i++) {
             t->pkey[i] = pkey[i];
             t->cols[pkey[i]].not_null = true;  /* PRIMARY KEY implies NOT NULL */
@@ -87,6 +91,8 @@ void store__table_free_data(StoreTable *t)
 {
     for (uint64_t g = 0; g < t->ngroups; g++) {
         StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
+        for (int c = grp->ncols_inline; c < t->ncols; c++)
+            free(grp->chunks[c].data);  /* added by ADD COLUMN after the group */
         free(grp);  /* header, chunks and data arrays are one allocation */
     }
     for (int s = 0; t->dir && s < STORE_DIR_TOP && t->dir[s]; s++)
@@ -116,6 +122,8 @@ void store__table_free(StoreTable *t)
     free(t->phys);
     free(t->width);
     free(t->pkey);
+    store__stats_free(t);
+    pthread_rwlock_destroy(&t->pk_lock);
     free(t->schema);
     free(t->name);
     free(t);
@@ -148,13 +156,21 @@ static char *heap_take(StoreHeap *h, size_t bytes)
     return p;
 }
 
+char *store__heap_copy(StoreHeap *h, const char *p, size_t n)
+{
+    heap_reserve(h, n);
+    char *d = heap_take(h, n);
+    memcpy(d, p, n);
+    return d;
+}
+
 /* ---- row groups ---- */
 
 static StoreRowGroup *group_alloc(const StoreTable *t)
 {
-    size_t header = sizeof(StoreRowGroup) + (size_t)t->ncols * sizeof(StoreChunk);
+    size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
     header = (header + 63) & ~(size_t)63;
-    size_t total = header;
+    size_t total = header + 3 * sizeof(uint64_t) * STORE_GROUP_ROWS;  /* xmin, xmax, next */
     for (int c = 0; c < t->ncols; c++)
         total += (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63;
     char *mem = aligned_alloc(64, total);
@@ -163,7 +179,14 @@ static StoreRowGroup *group_alloc(const StoreTable *t)
     memset(mem, 0, header);
     StoreRowGroup *g = (StoreRowGroup *)mem;
     g->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
+    g->ncols_inline = t->ncols;
     size_t off = header;
+    g->xmin = (uint64_t *)(mem + off);
+    g->xmax = (_Atomic uint64_t *)(mem + off + sizeof(uint64_t) * STORE_GROUP_ROWS);
+    g->next = (_Atomic uint64_t *)(mem + off + 2 * sizeof(uint64_t) * STORE_GROUP_ROWS);
+    memset(mem + off, 0, 3 * sizeof(uint64_t) * STORE_GROUP_ROWS);
+    atomic_init(&g->ndead, 0);
+    off += 3 * sizeof(uint64_t) * STORE_GROUP_ROWS;
     for (int c = 0; c < t->ncols; c++) {
         g->chunks[c].data = mem + off;
         off += (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63;
@@ -511,10 +534,30 @@ static void check_batch_shape(const StoreTable *t, const Batch *b)
         ERR_ASSERT(b->cols[c].phys == t->phys[c]);
 }
 
-/* The body of store_table_append once txn holds t's write lock. */
-static void append_locked(StoreTable *t, const Batch *b)
+/* Keys of the batch's rows [0, limit) into the index, taking pk_lock
+ * exclusively. On success the lock is still held: the caller copies the
+ * rows before releasing it, so a concurrent point lookup never compares a
+ * key against a row whose values are not written yet. On error (23505)
+ * the batch's keys are gone and the lock is released. */
+__attribute__((noinline)) static void pk_insert_locked(StoreTable *t, const Batch *b,
+                                                       uint64_t base, uint32_t limit,
+                                                       uint64_t self)
 {
-    uint64_t base = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+    pthread_rwlock_wrlock(&t->pk_lock);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__pk_reserve(&t->pk, limit);
+        store__pk_insert_batch(t, b, base, limit, self);  /* 23505 leaves no key behind */
+        err_pop(&jmp);
+    } else {
+        pthread_rwlock_unlock(&t->pk_lock);
+        err_rethrow();
+    }
+}
+
+/* Checks, reservations, keys and copies of one append (write lock held). */
+static void append_rows(StoreTable *t, const Batch *b, uint64_t base, uint64_t self)
+{
     if (base + b->count > STORE_MAX_ROWS)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "table \"%s\" is full (%llu rows)", t->name,
                   (unsigned long long)STORE_MAX_ROWS);
@@ -524,17 +567,44 @@ static void append_locked(StoreTable *t, const Batch *b)
     heap_reserve(&t->heap, batch_string_bytes(t, b));
     uint32_t limit = null_row >= 0 ? (uint32_t)null_row : b->count;
     if (t->npkey > 0) {
-        store__pk_reserve(&t->pk, limit);
-        store__pk_insert_batch(t, b, base, limit);  /* raises 23505, leaving no key behind */
-    }
-    if (null_row >= 0) {
-        if (t->npkey > 0)
+        pk_insert_locked(t, b, base, limit, self);
+        if (null_row >= 0) {
             store__pk_remove_batch(t, b, base, limit);
-        raise_not_null(t, b, (uint32_t)null_row, null_col);
+            pthread_rwlock_unlock(&t->pk_lock);
+        }
     }
+    if (null_row >= 0)
+        raise_not_null(t, b, (uint32_t)null_row, null_col);
     copy_rows(t, b, base);
     /* Publish: everything above happens-before a reader that sees this count. */
     atomic_store_explicit(&t->nrows, base + b->count, memory_order_release);
+    if (t->npkey > 0)
+        pthread_rwlock_unlock(&t->pk_lock);
+}
+
+/* append_rows; on error the undo entry at slot is dropped (nothing appended). */
+__attribute__((noinline)) static void append_try(StoreTable *t, StoreTxn *x, const Batch *b,
+                                                 uint64_t base, int slot)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        append_rows(t, b, base, STORE_XMAX_MARK | x->id);
+        err_pop(&jmp);
+    } else {
+        x->nundo = slot;
+        err_rethrow();
+    }
+}
+
+void store__append_locked(StoreTable *t, StoreTxn *x, const Batch *b)
+{
+    uint64_t base = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+    store__undo_push(x, (StoreUndo){.kind = UNDO_INSERT, .table = t, .from = base, .to = base,
+                                    .heap_mark = store__heap_mark(&t->heap)});
+    int slot = x->nundo - 1;
+    append_try(t, x, b, base, slot);
+    x->undo[slot].to = base + b->count;
+    store__wal_insert(x, t, base, b, t->ncols);
 }
 
 void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
@@ -556,28 +626,25 @@ void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
         store_txn_commit(own);
         return;
     }
+    ERR_ASSERT(b->count <= VEC_CAPACITY);  /* one WAL record per batch */
     store__txn_acquire_write(txn, t);
-    append_locked(t, b);
+    store__append_locked(t, txn, b);
 }
 
 uint64_t store_table_row_count(StoreTable *t, StoreTxn *txn)
 {
+    /* Row versions, deleted ones included: an estimate (exact counts scan). */
     if (txn && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == txn)
         return atomic_load_explicit(&t->nrows, memory_order_acquire);
     return atomic_load_explicit(&t->committed, memory_order_acquire);
 }
 
-void store__table_truncate_uncommitted(StoreTable *t, StoreHeapMark mark)
+void store__heap_reset(StoreHeap *h, StoreHeapMark mark)
 {
-    uint64_t committed = atomic_load_explicit(&t->committed, memory_order_relaxed);
-    uint64_t nrows = atomic_load_explicit(&t->nrows, memory_order_relaxed);
-    if (nrows > committed && t->npkey > 0)
-        store__pk_remove_rows(t, committed, nrows);
-    atomic_store_explicit(&t->nrows, committed, memory_order_release);
     /* Strings of rolled-back rows: only this writer could see them. */
-    if (mark.block || t->heap.head) {
-        heap_free_blocks(t->heap.head, mark.block);
-        t->heap.head = mark.block;
+    if (mark.block || h->head) {
+        heap_free_blocks(h->head, mark.block);
+        h->head = mark.block;
         if (mark.block)
             mark.block->used = mark.used;
     }

@@ -33,6 +33,9 @@
 #include <string.h>
 #include <time.h>
 #include "common/error.h"
+#include "common/guc.h"
+
+static void free_unused_dropped(StoreTable *t);
 
 /* The transaction most recently begun on this thread: DROP TABLE has no
  * txn argument, and uses it to recognise its own locks and scans. */
@@ -58,6 +61,15 @@ static void txn_unlink_live(StoreTxn *x)
     x->next_live = x->prev_live = NULL;
 }
 
+/* synchronous_commit's server default (the session's value arrives through
+ * store_txn_set_synchronous_commit): "off" = don't wait for the flush. */
+static bool store__sync_commit_default(void)
+{
+    if (!guc_canonical_name("synchronous_commit"))
+        return true;
+    return strcmp(guc_show(NULL, "synchronous_commit"), "off") != 0;
+}
+
 StoreTxn *store_txn_begin(void)
 {
     store__lock();
@@ -70,6 +82,13 @@ StoreTxn *store_txn_begin(void)
     x->active = true;
     x->thread = pthread_self();
     x->nrefs = 0;
+    x->id = atomic_fetch_add(&store_g.next_txn_id, 1) + 1;
+    x->iso = STORE_READ_COMMITTED;
+    x->sync_commit = store__sync_commit_default();
+    x->has_snapshot = x->stmt_started = false;
+    x->snapshot = 0;
+    x->nundo = x->nsaves = 0;
+    x->wal_len = 0;
     x->waiting_on = NULL;
     x->waiting_drop = false;
     x->next_free = NULL;
@@ -189,7 +208,7 @@ void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
     txn_ref_reserve(x);
     store__lock();
     for (;;) {
-        if (t->dropped) {
+        if (t->dropped || __atomic_load_n(&t->drop_txn, __ATOMIC_RELAXED) == x) {
             store__unlock();
             err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
         }
@@ -220,7 +239,7 @@ void store__txn_scan_register(StoreTxn *x, StoreTable *t)
     if (x)
         txn_ref_reserve(x);
     store__lock();
-    if (t->dropped) {
+    if (t->dropped || (x && __atomic_load_n(&t->drop_txn, __ATOMIC_RELAXED) == x)) {
         store__unlock();
         err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
     }
@@ -242,7 +261,10 @@ void store__txn_scan_unregister(StoreTxn *x, uint64_t gen, StoreTable *t)
             r->nscans--;
     }
     pthread_cond_broadcast(&store_g.cond);
+    bool check = t->free_when_unused;
     store__unlock();
+    if (check)
+        free_unused_dropped(t);
 }
 
 /* Whether a transaction other than me scans t. Lock held. */
@@ -258,16 +280,30 @@ static bool others_scan(const StoreTable *t, const StoreTxn *me)
     return false;
 }
 
-bool store__txn_wait_drop(StoreTable *t)
+StoreTxn *store__txn_current(void)
 {
-    StoreTxn *me = tl_txn && tl_txn->active && pthread_equal(tl_txn->thread, pthread_self())
-                       ? tl_txn : NULL;
+    StoreTxn *me = tl_txn;
+    return me && me->active && pthread_equal(me->thread, pthread_self()) ? me : NULL;
+}
+
+void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
+{
+    store__lock();
+    StoreTxnRef *own = txn_ref_find(me, t);
+    bool scanning = own && own->nscans > 0;
+    store__unlock();
+    if (scanning)
+        err_raise(ERRCODE_OBJECT_IN_USE,
+                  "cannot DROP TABLE \"%s\" because it is being used by active queries in this session",
+                  t->name);
+    /* The write lock: no other writer until we end. */
+    store__txn_acquire_write(me, t);
     store__lock();
     if (t->dropped || t->dropping) {
         store__unlock();
         err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", t->name);
     }
-    StoreTxnRef *mine = me ? txn_ref_find(me, t) : NULL;
+    StoreTxnRef *mine = txn_ref_find(me, t);
     if (mine && mine->nscans > 0) {
         store__unlock();
         err_raise(ERRCODE_OBJECT_IN_USE,
@@ -275,57 +311,66 @@ bool store__txn_wait_drop(StoreTable *t)
                   t->name);
     }
     t->dropping = true;
-    while (t->nscans_notxn > 0 || (t->writer && t->writer != me) || others_scan(t, me)) {
-        bool deadlock = false;
-        if (me) {
-            me->waiting_on = t;
-            me->waiting_drop = true;
-            deadlock = txn_deadlocked(me);
-        }
+    while (t->nscans_notxn > 0 || others_scan(t, me)) {
+        me->waiting_on = t;
+        me->waiting_drop = true;
+        bool deadlock = txn_deadlocked(me);
         if (deadlock || interrupt_pending()) {
-            if (me)
-                me->waiting_on = NULL;
+            me->waiting_on = NULL;
             t->dropping = false;
             store__unlock();
             err_check_interrupts();
             raise_deadlock(t);
         }
         txn_sleep();
-        if (me)
-            me->waiting_on = NULL;
+        me->waiting_on = NULL;
     }
     t->dropping = false;
-    t->dropped = true;
-    bool free_now = t->writer == NULL;
-    if (!free_now)
-        t->free_at_txn_end = true;  /* our own uncommitted rows: freed when we end */
     store__unlock();
-    return free_now;
 }
 
-/* Commit or roll back every table the transaction wrote. The caller is
- * the writer, so the rows, heap and index are its alone. */
-static void txn_finish_tables(StoreTxn *x, bool commit)
+/* Whether anybody but `except` uses t (scans or the write lock). Lock held. */
+static bool table_in_use(const StoreTable *t, const StoreTxn *except)
 {
-    for (int i = 0; i < x->nrefs; i++) {
-        StoreTxnRef *r = &x->refs[i];
-        if (!r->writing || r->table->free_at_txn_end)
-            continue;
-        StoreTable *t = r->table;
-        if (commit) {
-            uint64_t n = atomic_load_explicit(&t->nrows, memory_order_relaxed);
-            atomic_store_explicit(&t->committed, n, memory_order_release);
-        } else {
-            store__table_truncate_uncommitted(t, r->heap_mark);
-        }
+    return t->nscans_notxn > 0 || (t->writer && t->writer != except) || others_scan(t, except);
+}
+
+void store__table_release_dropped(StoreTable *t)
+{
+    store__lock();
+    t->dropped = true;
+    bool free_now = !table_in_use(t, t->writer) && !t->data_freed;
+    if (!free_now)
+        t->free_when_unused = true;
+    store__unlock();
+    if (free_now)
+        store__table_free_data(t);
+}
+
+/* A scan or transaction ended: free dropped tables nobody uses any more. */
+static void free_unused_dropped(StoreTable *t)
+{
+    bool free_now = false;
+    store__lock();
+    if (t->free_when_unused && !t->data_freed && !table_in_use(t, NULL)) {
+        t->free_when_unused = false;
+        free_now = true;
     }
+    store__unlock();
+    if (free_now)
+        store__table_free_data(t);
 }
 
 static void txn_end(StoreTxn *x, bool commit)
 {
     if (!x || !x->active)
         return;
-    txn_finish_tables(x, commit);
+    if (commit)
+        store__wal_commit(x);  /* stamps rows, finishes DDL (may raise before any change) */
+    else
+        store__undo_rollback(x, 0);
+    x->nundo = x->nsaves = 0;
+    x->wal_len = 0;
     store__lock();
     for (int i = 0; i < x->nrefs; i++)
         if (x->refs[i].writing)
@@ -335,10 +380,9 @@ static void txn_end(StoreTxn *x, bool commit)
     x->gen++;
     pthread_cond_broadcast(&store_g.cond);
     store__unlock();
-    /* Tables this transaction dropped while writing them. */
     for (int i = 0; i < x->nrefs; i++)
-        if (x->refs[i].writing && x->refs[i].table->free_at_txn_end)
-            store__table_free_data(x->refs[i].table);
+        if (x->refs[i].table->free_when_unused)
+            free_unused_dropped(x->refs[i].table);
     x->nrefs = 0;
     store__lock();
     if (tl_txn == x) {
@@ -365,6 +409,9 @@ void store__txn_free_all(void)
     while (x) {
         StoreTxn *next = x->next_live;
         free(x->refs);
+        free(x->undo);
+        free(x->saves);
+        free(x->wal);
         free(x);
         x = next;
     }
@@ -373,6 +420,9 @@ void store__txn_free_all(void)
     while (x) {
         StoreTxn *next = x->next_free;
         free(x->refs);
+        free(x->undo);
+        free(x->saves);
+        free(x->wal);
         free(x);
         x = next;
     }

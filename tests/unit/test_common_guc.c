@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/datetime.h"
 #include "common/error.h"
 #include "common/guc.h"
+#include "common/interval.h"
 
 static void expect_set_error(GucSet *g, const char *name, const char *value, const char *code,
                              const char *msg)
@@ -108,6 +110,35 @@ Test(guc, timezone_names_from_tzdata)
     expect_set_error(g, "TimeZone", "Foo/Bar", "22023", "invalid value for parameter \"TimeZone\": \"Foo/Bar\"");
     expect_set_error(g, "TimeZone", "../etc/passwd", "22023",
                      "invalid value for parameter \"TimeZone\": \"../etc/passwd\"");
+    expect_set_error(g, "TimeZone", "zone.tab", "22023",
+                     "invalid value for parameter \"TimeZone\": \"zone.tab\"");
+    guc_session_destroy(g);
+}
+
+/* SET TimeZone / DateStyle / IntervalStyle reach timestamptz, date and
+ * interval text on this thread (guc.c hands them to datetime.c). */
+Test(guc, datetime_settings_follow_the_session)
+{
+    GucSet *g = guc_session_create();
+    char buf[DATETIME_BUF];
+    StrBuf sb;
+    Interval iv = {0, 0, 14};
+    guc_set(g, "TimeZone", "America/New_York");
+    timestamptz_format(timestamptz_in("2013-07-15 10:00+00", 19), buf);
+    cr_assert_str_eq(buf, "2013-07-15 06:00:00-04");
+    guc_set(g, "DateStyle", "DMY");
+    date_format(date_in("01/02/2003", 10), buf);
+    cr_assert_str_eq(buf, "2003-02-01");
+    guc_set(g, "IntervalStyle", "iso_8601");
+    strbuf_init(&sb);
+    interval_format(iv, &sb);
+    cr_assert_str_eq(sb.data, "P1Y2M");
+    strbuf_free(&sb);
+    guc_reset_all(g);
+    timestamptz_format(timestamptz_in("2013-07-15 10:00+00", 19), buf);
+    cr_assert_str_eq(buf, "2013-07-15 10:00:00+00");
+    date_format(date_in("01/02/2003", 10), buf);
+    cr_assert_str_eq(buf, "2003-01-02");
     guc_session_destroy(g);
 }
 

@@ -549,7 +549,7 @@ Test(types, lookup_names_and_aliases)
         {"date", TYPE_DATE}, {"timestamp", TYPE_TIMESTAMP},
         {"timestamp without time zone", TYPE_TIMESTAMP}, {"name", TYPE_NAME}, {"oid", TYPE_OID},
         {"bytea", TYPE_BYTEA}, {"INTEGER", TYPE_INT4}, {"nosuchtype", TYPE_INVALID},
-        {"", TYPE_INVALID}, {"timestamp with time zone", TYPE_INVALID},
+        {"", TYPE_INVALID}, {"timestamp with time zone", TYPE_TIMESTAMPTZ}, {"polygon", TYPE_INVALID},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         cr_expect_eq(type_lookup_name(names[i].name), names[i].oid, "%s", names[i].name);

@@ -728,3 +728,311 @@ Test(funcs, misc_functions)
     cr_assert_eq(I64(r)[0], I64(r)[1]);
     cr_assert_gt(I64(r)[0], INT64_C(700000000000000));   /* after 2022 */
 }
+
+/* ---------- second wave: funcs_text.c, funcs_regex.c, funcs_math.c, funcs_agg.c ---------- */
+
+static const FuncDesc *find3(const char *name, int nargs, const uint32_t *types)
+{
+    FuncCandidates c;
+    exec_func_candidates(name, nargs, &c);
+    for (int i = 0; i < c.count; i++) {
+        bool ok = true;
+        for (int a = 0; a < nargs && a < c.items[i]->nargs; a++)
+            ok = ok && c.items[i]->argtypes[a] == types[a];
+        if (ok) return c.items[i];
+    }
+    cr_assert_fail("no function %s/%d", name, nargs);
+    return NULL;
+}
+
+static Vector *vint4(int n, const int32_t *vals, const bool *nulls)
+{
+    Vector *v = vnew(TYPE_INT4, TYPMOD_NONE);
+    for (int i = 0; i < n; i++) {
+        I32(v)[i] = vals[i];
+        if (nulls && nulls[i]) vec_set_null(v, (uint32_t)i);
+    }
+    return v;
+}
+
+static Vector *vconst_int4(int32_t x)
+{
+    Vector *v = vnew(TYPE_INT4, TYPMOD_NONE);
+    v->is_const = true;
+    I32(v)[0] = x;
+    return v;
+}
+
+Test(funcs, text_functions_rows_nulls_selection)
+{
+    const char *sv[] = {"hello world", NULL, "héllo", "", "a,b,,c"};
+    Vector *s = vtext(TYPE_TEXT, 5, sv);
+    uint32_t tt[] = {TYPE_TEXT, TYPE_TEXT, TYPE_TEXT};
+    Vector *r = run_func(find3("initcap", 1, tt), 1, &s, NULL, 5);
+    cr_assert(streq(S(r)[0], "Hello World"));
+    cr_assert(!vec_is_valid(r, 1));
+    Vector *args[3] = {s, vconst_text("l"), NULL};
+    r = run_func(find3("strpos", 2, tt), 2, args, NULL, 5);
+    cr_assert_eq(I32(r)[0], 3);
+    cr_assert_eq(I32(r)[2], 3);   /* characters, not bytes */
+    cr_assert_eq(I32(r)[3], 0);
+    args[1] = vconst_text("l"), args[2] = vconst_text("LL");
+    uint16_t sel[] = {0, 2};
+    r = run_func(find3("replace", 3, tt), 3, args, sel, 2);
+    cr_assert(streq(S(r)[0], "heLLLLo worLLd"));
+    cr_assert(streq(S(r)[2], "héLLLLo"));
+    r = run_func(find3("reverse", 1, tt), 1, &s, NULL, 5);
+    cr_assert(streq(S(r)[2], "olléh"));
+    uint32_t ti[] = {TYPE_TEXT, TYPE_INT4, TYPE_TEXT};
+    args[1] = vconst_int4(-2);
+    r = run_func(find3("left", 2, ti), 2, args, NULL, 5);
+    cr_assert(streq(S(r)[2], "hél"));
+    args[1] = vconst_int4(8), args[2] = vconst_text("xy");
+    r = run_func(find3("lpad", 3, ti), 3, args, NULL, 5);
+    cr_assert(streq(S(r)[2], "xyxhéllo"));
+    cr_assert(streq(S(r)[0], "hello wo"));
+    args[1] = vconst_text(","), args[2] = vconst_int4(-1);
+    uint32_t tti[] = {TYPE_TEXT, TYPE_TEXT, TYPE_INT4};
+    r = run_func(find3("split_part", 3, tti), 3, args, NULL, 5);
+    cr_assert(streq(S(r)[4], "c"));
+    cr_assert(streq(S(r)[0], "hello world"));
+    r = run_func(find3("md5", 1, tt), 1, &s, NULL, 5);
+    cr_assert(streq(S(r)[3], "d41d8cd98f00b204e9800998ecf8427e"));
+    args[2] = vconst_int4(0);
+    EXPECT_ERROR(run_func(find3("split_part", 3, tti), 3, args, NULL, 5), "22023",
+                 "field position must not be zero");
+}
+
+Test(funcs, text_repeat_grows_output_over_a_batch)
+{
+    /* 2048 rows of repeat('abc', 100): the TextOut buffer must grow while
+     * earlier rows stay intact. */
+    Vector *s = vconst_text("abc");
+    Vector *n = vnew(TYPE_INT4, TYPMOD_NONE);
+    for (int i = 0; i < VEC_CAPACITY; i++) I32(n)[i] = 100 + (i % 3);
+    uint32_t ti[] = {TYPE_TEXT, TYPE_INT4};
+    Vector *r = run_func(find3("repeat", 2, ti), 2, (Vector *[]){s, n}, NULL, VEC_CAPACITY);
+    for (int i = 0; i < VEC_CAPACITY; i++) {
+        cr_assert_eq(S(r)[i].len, 3u * (uint32_t)(100 + i % 3));
+        cr_assert(memcmp(S(r)[i].ptr + S(r)[i].len - 3, "abc", 3) == 0);
+    }
+}
+
+Test(funcs, variadic_concat_and_format)
+{
+    const char *av[] = {"a", NULL, "c"}, *bv[] = {NULL, NULL, "d"};
+    Vector *a = vtext(TYPE_TEXT, 3, av), *b = vtext(TYPE_TEXT, 3, bv);
+    uint32_t tt[] = {TYPE_TEXT, TYPE_TEXT, TYPE_TEXT};
+    const FuncDesc *f = find3("concat", 3, tt);
+    cr_assert_eq(f->flags & FUNC_STRICT, 0u);
+    Vector *args[] = {a, b, vconst_text("!")};
+    Vector *r = vnew(TYPE_TEXT, TYPMOD_NONE);
+    FuncCallCtx ctx = {NULL, 3, A, SQLTYPE(TYPE_TEXT)};
+    f->kernel(&ctx, args, r);
+    cr_assert(streq(S(r)[0], "a!"));
+    cr_assert(streq(S(r)[1], "!"));
+    cr_assert(streq(S(r)[2], "cd!"));
+    Vector *wargs[] = {vconst_text("-"), a, b};
+    r = vnew(TYPE_TEXT, TYPMOD_NONE);
+    find3("concat_ws", 3, tt)->kernel(&ctx, wargs, r);
+    cr_assert(streq(S(r)[0], "a"));
+    cr_assert(streq(S(r)[1], ""));
+    cr_assert(streq(S(r)[2], "c-d"));
+    Vector *fargs[] = {vconst_text("[%2$s|%1$-3s|%L]"), a, b};
+    r = vnew(TYPE_TEXT, TYPMOD_NONE);
+    find3("format", 3, tt)->kernel(&ctx, fargs, r);
+    cr_assert(streq(S(r)[0], "[|a  |NULL]"));
+    cr_assert(streq(S(r)[2], "[d|c  |'d']"));
+    FuncCandidates c;
+    exec_func_candidates("concat", 0, &c);
+    cr_assert_eq(c.count, 0);   /* PostgreSQL: concat() does not exist */
+}
+
+Test(funcs, regex_operators_and_replace)
+{
+    const char *sv[] = {"foobar", NULL, "FOO", "line1\nline2"};
+    Vector *s = vtext(TYPE_TEXT, 4, sv);
+    uint32_t tt[] = {TYPE_TEXT, TYPE_TEXT, TYPE_TEXT, TYPE_TEXT};
+    Vector *args[4] = {s, vconst_text("^fo+"), NULL, NULL};
+    Vector *r = run_func(find3("~", 2, tt), 2, args, NULL, 4);
+    cr_assert_eq(B(r)[0], 1);
+    cr_assert_eq(B(r)[2], 0);
+    cr_assert(!vec_is_valid(r, 1));
+    r = run_func(find3("~*", 2, tt), 2, args, NULL, 4);
+    cr_assert_eq(B(r)[2], 1);
+    args[1] = vconst_text("line1$");   /* ARE: $ only at the end without flag n */
+    r = run_func(find3("~", 2, tt), 2, args, NULL, 4);
+    cr_assert_eq(B(r)[3], 0);
+    args[1] = vconst_text("o"), args[2] = vconst_text("<\\&>"), args[3] = vconst_text("g");
+    r = run_func(find3("regexp_replace", 4, tt), 4, args, NULL, 4);
+    cr_assert(streq(S(r)[0], "f<o><o>bar"));
+    args[1] = vconst_text("(o+)(b)");
+    r = run_func(find3("regexp_replace", 3, tt), 3, args, NULL, 4);
+    cr_assert(streq(S(r)[0], "f<oob>ar"));
+    args[1] = vconst_text("o(.)a");
+    r = run_func(find3("substring", 2, tt), 2, args, NULL, 4);
+    cr_assert(streq(S(r)[0], "b"));
+    cr_assert(!vec_is_valid(r, 2));   /* no match → NULL */
+    args[1] = vconst_text("a(");
+    EXPECT_ERROR(run_func(find3("~", 2, tt), 2, args, NULL, 4), "2201B",
+                 "invalid regular expression: parentheses () not balanced");
+    args[1] = vconst_text("o"), args[3] = vconst_text("gz");
+    EXPECT_ERROR(run_func(find3("regexp_replace", 4, tt), 4, args, NULL, 4), "22023",
+                 "invalid regular expression option: \"z\"");
+}
+
+Test(funcs, regex_pattern_per_row)
+{
+    /* a different pattern in every row goes through the per-thread cache */
+    Vector *s = vnew(TYPE_TEXT, TYPMOD_NONE), *p = vnew(TYPE_TEXT, TYPMOD_NONE);
+    static char pats[100][8];
+    for (int i = 0; i < 100; i++) {
+        snprintf(pats[i], sizeof pats[i], "^%d$", i % 40);
+        S(p)[i] = str(pats[i]);
+        S(s)[i] = str(pats[(i + (i % 2)) % 100] + 1);   /* even rows: own number */
+        S(s)[i].len -= 1;
+    }
+    uint32_t tt[] = {TYPE_TEXT, TYPE_TEXT};
+    Vector *r = run_func(find3("~", 2, tt), 2, (Vector *[]){s, p}, NULL, 100);
+    for (int i = 0; i < 100; i++) cr_assert_eq(B(r)[i], i % 2 == 0 || (i % 40) == ((i + 1) % 40));
+}
+
+Test(funcs, similar_to_escape_translation)
+{
+    Vector *a = vconst_text("a%b_(c|d)");
+    uint32_t tt[] = {TYPE_TEXT};
+    Vector *r = run_func(find3("similar_to_escape", 1, tt), 1, &a, NULL, 1);
+    cr_assert(streq(S(r)[0], "^(?:a.*b.(?:c|d))$"));
+}
+
+Test(funcs, math_errors_only_for_valid_rows)
+{
+    Vector *x = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    for (int i = 0; i < VEC_CAPACITY; i++) F64(x)[i] = i + 1;
+    F64(x)[100] = -1;
+    vec_set_null(x, 100);   /* a negative in a NULL row must not raise */
+    uint32_t ft[] = {TYPE_FLOAT8, TYPE_FLOAT8};
+    Vector *r = run_func(find3("sqrt", 1, ft), 1, &x, NULL, VEC_CAPACITY);
+    cr_assert_float_eq(F64(r)[3], 2.0, 1e-15);
+    F64(x)[200] = 0;
+    EXPECT_ERROR(run_func(find3("ln", 1, ft), 1, &x, NULL, VEC_CAPACITY), "2201E",
+                 "cannot take logarithm of zero");
+    F64(x)[200] = -4;
+    EXPECT_ERROR(run_func(find3("sqrt", 1, ft), 1, &x, NULL, VEC_CAPACITY), "2201F",
+                 "cannot take square root of a negative number");
+    Vector *y = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    y->is_const = true;
+    F64(y)[0] = 0.5;
+    F64(x)[200] = 4;
+    r = run_func(find3("power", 2, ft), 2, (Vector *[]){x, y}, NULL, VEC_CAPACITY);
+    cr_assert_float_eq(F64(r)[200], 2.0, 1e-15);
+    F64(x)[7] = -2;
+    EXPECT_ERROR(run_func(find3("^", 2, ft), 2, (Vector *[]){x, y}, NULL, VEC_CAPACITY), "2201F",
+                 "a negative number raised to a non-integer power yields a complex result");
+    Vector *d = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    F64(d)[0] = 30, F64(d)[1] = 60, F64(d)[2] = 45;
+    r = run_func(find3("sind", 1, ft), 1, &d, NULL, 1);
+    cr_assert_eq(F64(r)[0], 0.5);
+    r = run_func(find3("tand", 1, ft), 1, (Vector *[]){d}, (uint16_t[]){2}, 1);
+    cr_assert_eq(F64(r)[2], 1.0);
+}
+
+Test(funcs, gcd_lcm_and_numeric_helpers)
+{
+    int32_t av[] = {12, -12, 0, INT32_MIN}, bv[] = {18, 18, 0, 1};
+    Vector *a = vint4(4, av, NULL), *b = vint4(4, bv, NULL);
+    uint32_t ii[] = {TYPE_INT4, TYPE_INT4};
+    Vector *r = run_func(find3("gcd", 2, ii), 2, (Vector *[]){a, b}, NULL, 4);
+    cr_assert_eq(I32(r)[0], 6);
+    cr_assert_eq(I32(r)[1], 6);
+    cr_assert_eq(I32(r)[2], 0);
+    cr_assert_eq(I32(r)[3], 1);
+    EXPECT_ERROR(run_func(find3("lcm", 2, ii), 2, (Vector *[]){a, b}, NULL, 4), "22003",
+                 "integer out of range");
+    StrRef x = numeric_in("2", 1, TYPMOD_NONE, A);
+    char *t = numeric_format_arena(exec__numeric_sqrt(x, 20, A), A, &(uint32_t){0});
+    cr_assert_str_eq(t, "1.41421356237309504880");
+    x = numeric_in("-7.5", 4, TYPMOD_NONE, A);
+    Vector *n = vnew(TYPE_NUMERIC, TYPMOD_NONE);
+    S(n)[0] = x;
+    uint32_t nt[] = {TYPE_NUMERIC, TYPE_NUMERIC};
+    r = run_func(find3("floor", 1, nt), 1, &n, NULL, 1);
+    cr_assert_str_eq(numeric_format_arena(S(r)[0], A, &(uint32_t){0}), "-8");
+    r = run_func(find3("trunc", 1, nt), 1, &n, NULL, 1);
+    cr_assert_str_eq(numeric_format_arena(S(r)[0], A, &(uint32_t){0}), "-7");
+}
+
+/* Drive a generic aggregate as op_agg does: zeroed states, update per batch, final. */
+static Vector *agg_run(const AggDesc *d, const Vector *arg, const Vector *arg2, const uint32_t *grp,
+                       uint32_t n, uint32_t ngroups)
+{
+    cr_assert_not_null(d);
+    cr_assert_not_null(d->impl);
+    uint8_t *states = mem_calloc(A, ngroups, d->impl->state_size);
+    uint16_t rows[VEC_CAPACITY];
+    for (uint32_t i = 0; i < n; i++) rows[i] = (uint16_t)i;
+    d->impl->update(states, grp, rows, n, arg, arg2, A, A);
+    Vector *out = vnew(d->rettype, TYPMOD_NONE);
+    for (uint32_t g = 0; g < ngroups; g++)
+        d->impl->final(states + (size_t)g * d->impl->state_size, out, g, A);
+    return out;
+}
+
+Test(funcs, generic_aggregates)
+{
+    Vector *b = vnew(TYPE_BOOL, TYPMOD_NONE);
+    uint8_t bv[] = {1, 0, 1, 1, 0};
+    memcpy(b->data, bv, sizeof bv);
+    vec_set_null(b, 4);
+    uint32_t grp[] = {0, 0, 1, 1, 2};
+    Vector *r = agg_run(exec_agg_lookup("bool_and", TYPE_BOOL), b, NULL, grp, 5, 3);
+    cr_assert_eq(B(r)[0], 0);
+    cr_assert_eq(B(r)[1], 1);
+    cr_assert(!vec_is_valid(r, 2));   /* only NULLs → NULL */
+    r = agg_run(exec_agg_lookup("bool_or", TYPE_BOOL), b, NULL, grp, 5, 3);
+    cr_assert_eq(B(r)[0], 1);
+    int32_t iv[] = {1, 2, 4, 6, 9};
+    Vector *i4 = vint4(5, iv, NULL);
+    r = agg_run(exec_agg_lookup("bit_or", TYPE_INT4), i4, NULL, grp, 5, 3);
+    cr_assert_eq(I32(r)[0], 3);
+    cr_assert_eq(I32(r)[1], 6);
+    r = agg_run(exec_agg_lookup("stddev", TYPE_INT4), i4, NULL, (uint32_t[]){0, 0, 0, 0, 0}, 3, 1);
+    cr_assert_str_eq(numeric_format_arena(S(r)[0], A, &(uint32_t){0}), "1.5275252316519467");
+    Vector *f = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    double fv[] = {1, 2, 4};
+    memcpy(f->data, fv, sizeof fv);
+    r = agg_run(exec_agg_lookup("var_pop", TYPE_FLOAT8), f, NULL, (uint32_t[]){0, 0, 0}, 3, 1);
+    cr_assert_float_eq(F64(r)[0], 14.0 / 9.0, 1e-15);
+    r = agg_run(exec_agg_lookup("var_samp", TYPE_FLOAT8), f, NULL, (uint32_t[]){0, 0, 1}, 3, 2);
+    cr_assert(!vec_is_valid(r, 1));   /* one row: sample variance is NULL */
+    Vector *y = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    double yv[] = {2, 4, 8};
+    memcpy(y->data, yv, sizeof yv);
+    r = agg_run(exec_agg_lookup2("regr_slope", TYPE_FLOAT8, TYPE_FLOAT8), y, f, (uint32_t[]){0, 0, 0}, 3, 1);
+    cr_assert_float_eq(F64(r)[0], 2.0, 1e-12);
+    r = agg_run(exec_agg_lookup2("corr", TYPE_FLOAT8, TYPE_FLOAT8), y, f, (uint32_t[]){0, 0, 0}, 3, 1);
+    cr_assert_float_eq(F64(r)[0], 1.0, 1e-12);
+    const char *sv[] = {"a", NULL, "b", "c"}, *dv[] = {",", ",", NULL, ";"};
+    Vector *s = vtext(TYPE_TEXT, 4, sv), *dl = vtext(TYPE_TEXT, 4, dv);
+    r = agg_run(exec_agg_lookup2("string_agg", TYPE_TEXT, TYPE_TEXT), s, dl, (uint32_t[]){0, 0, 0, 0}, 4, 1);
+    cr_assert(streq(S(r)[0], "ab;c"));   /* NULL value skipped, NULL delimiter empty */
+    Vector *frac = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    frac->is_const = true;
+    F64(frac)[0] = 0.5;
+    double pv[] = {4, 1, 3, 2};
+    Vector *pvv = vnew(TYPE_FLOAT8, TYPMOD_NONE);
+    memcpy(pvv->data, pv, sizeof pv);
+    const AggDesc *pc = exec_agg_lookup2("percentile_cont", TYPE_FLOAT8, TYPE_FLOAT8);
+    cr_assert(pc->ordered_set);
+    r = agg_run(pc, pvv, frac, (uint32_t[]){0, 0, 0, 0}, 4, 1);
+    cr_assert_eq(F64(r)[0], 2.5);
+    r = agg_run(exec_agg_lookup2("percentile_disc", TYPE_FLOAT8, TYPE_FLOAT8), pvv, frac,
+                (uint32_t[]){0, 0, 0, 0}, 4, 1);
+    cr_assert_eq(F64(r)[0], 2.0);
+    int32_t mv[] = {3, 1, 3, 1, 2};
+    r = agg_run(exec_agg_lookup("mode", TYPE_INT4), vint4(5, mv, NULL), NULL, (uint32_t[]){0, 0, 0, 0, 0}, 5, 1);
+    cr_assert_eq(I32(r)[0], 1);   /* tie: the first in sort order */
+    F64(frac)[0] = 1.5;
+    EXPECT_ERROR(agg_run(pc, pvv, frac, (uint32_t[]){0, 0, 0, 0}, 4, 1), "22003",
+                 "percentile value 1.5 is not between 0 and 1");
+}

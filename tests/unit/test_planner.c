@@ -422,8 +422,6 @@ Test(planner, grouping_errors)
                  "for SELECT DISTINCT, ORDER BY expressions must appear in select list", 35);
     expect_error("SELECT a FROM t LIMIT a", "42P10", "argument of LIMIT must not contain variables", 23);
     expect_error("SELECT a FROM t LIMIT -1", "2201W", "LIMIT must not be negative", 0);
-    expect_error("SELECT * FROM t LEFT JOIN u ON t.a = u.id", "0A000",
-                 "LEFT JOIN is not supported yet (only inner and cross joins)", -1);
 }
 
 /* ---- utility statements ---- */

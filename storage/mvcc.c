@@ -1,0 +1,439 @@
+/*
+ * mvcc.c — row versions, snapshots, the undo log, and the row-level
+ * operations built on them: DELETE and UPDATE by locator, point lookups by
+ * primary key, TRUNCATE, bulk loads, ANALYZE.
+ *
+ * Every row has three stamps in its row group (storage_int.h): xmin (commit
+ * sequence of its inserter), xmax (0, a running deleter's mark, or the
+ * deleter's commit sequence) and next (its successor version after an
+ * UPDATE). A snapshot is a commit sequence S: a row is visible when its
+ * xmin <= S (or it is the transaction's own uncommitted row) and its xmax
+ * is 0, another running transaction's mark, or a sequence > S. Because a
+ * table has one writer at a time (its write lock, txn.c) and commits stamp
+ * in sequence order, the committed rows of a table have non-decreasing
+ * xmin: the rows visible by xmin form a prefix found by binary search.
+ *
+ * Write conflicts: a writer takes the table's write lock (waiting for the
+ * holder to commit or roll back), so when it examines a row's xmax every
+ * other change to the row is committed. A deletion committed after the
+ * writer's snapshot is a concurrent update: REPEATABLE READ raises 40001,
+ * READ COMMITTED follows the `next` links to the newest version and hands
+ * it back (STORE_WRITE_MOVED) for the executor to re-check, as PostgreSQL's
+ * EvalPlanQual; a deleted row without successor is STORE_WRITE_GONE.
+ *
+ * The undo log records what a transaction changed, in order; rollback (or a
+ * rollback to a savepoint) undoes entries newest first, commit walks it to
+ * stamp xmin/xmax with the commit sequence and to finish DDL.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/error.h"
+
+/* ---- snapshots ---- */
+
+uint64_t store__txn_snapshot(StoreTxn *x)
+{
+    if (!x)
+        return atomic_load(&store_g.visible_seq);
+    if (!x->has_snapshot) {
+        x->snapshot = atomic_load(&store_g.visible_seq);
+        x->has_snapshot = true;
+    }
+    return x->snapshot;
+}
+
+void store_txn_statement_begin(StoreTxn *x)
+{
+    if (!x)
+        return;
+    x->stmt_started = true;
+    if (x->iso == STORE_READ_COMMITTED || !x->has_snapshot) {
+        x->snapshot = atomic_load(&store_g.visible_seq);
+        x->has_snapshot = true;
+    }
+}
+
+void store_txn_set_isolation(StoreTxn *x, StoreIsolation iso)
+{
+    if (x->stmt_started || x->has_snapshot)
+        err_raise(ERRCODE_ACTIVE_SQL_TRANSACTION,
+                  "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+    x->iso = iso;
+}
+
+StoreIsolation store_txn_isolation(const StoreTxn *x) { return x->iso; }
+void store_txn_set_synchronous_commit(StoreTxn *x, bool on) { x->sync_commit = on; }
+
+static inline uint64_t row_xmin(const StoreTable *t, uint64_t r)
+{
+    return store__group(t, r / STORE_GROUP_ROWS)->xmin[r % STORE_GROUP_ROWS];
+}
+
+uint64_t store__visible_prefix(const StoreTable *t, uint64_t committed, uint64_t snap)
+{
+    if (committed == 0 || row_xmin(t, committed - 1) <= snap)
+        return committed;
+    uint64_t lo = 0, hi = committed;  /* first row with xmin > snap in [lo, hi] */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (row_xmin(t, mid) <= snap)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* ---- undo log ---- */
+
+void store__undo_push(StoreTxn *x, StoreUndo u)
+{
+    if (x->nundo == x->cap_undo) {
+        int cap = x->cap_undo ? x->cap_undo * 2 : 16;
+        StoreUndo *arr = realloc(x->undo, (size_t)cap * sizeof *arr);
+        if (!arr)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        x->undo = arr;
+        x->cap_undo = cap;
+    }
+    x->undo[x->nundo++] = u;
+}
+
+static void undo_insert(StoreTable *t, const StoreUndo *u)
+{
+    if (t->data_freed)
+        return;
+    if (t->npkey > 0) {
+        pthread_rwlock_wrlock(&t->pk_lock);
+        store__pk_remove_rows(t, u->from, u->to);
+        pthread_rwlock_unlock(&t->pk_lock);
+    }
+    atomic_store_explicit(&t->nrows, u->from, memory_order_release);
+    store__heap_reset(&t->heap, u->heap_mark);
+}
+
+static void undo_delete(StoreTable *t, uint64_t row)
+{
+    if (t->data_freed)
+        return;
+    StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
+    atomic_store(&g->xmax[row % STORE_GROUP_ROWS], 0);
+    atomic_store(&g->next[row % STORE_GROUP_ROWS], 0);
+    atomic_fetch_sub(&g->ndead, 1);
+    if (t->npkey > 0) {
+        pthread_rwlock_wrlock(&t->pk_lock);
+        store__pk_reinsert_row(t, row);
+        pthread_rwlock_unlock(&t->pk_lock);
+    }
+}
+
+void store__undo_rollback(StoreTxn *x, int keep)
+{
+    for (int i = x->nundo - 1; i >= keep; i--) {
+        StoreUndo *u = &x->undo[i];
+        switch (u->kind) {
+        case UNDO_INSERT: undo_insert(u->table, u); break;
+        case UNDO_DELETE: undo_delete(u->table, u->from); break;
+        case UNDO_CREATE_TABLE: store__table_undo_create(u->table); break;
+        case UNDO_DROP_TABLE: store__table_undo_drop(u->table); break;
+        case UNDO_CREATE_SCHEMA: store__schema_undo((int)u->from, false); break;
+        case UNDO_DROP_SCHEMA: store__schema_undo((int)u->from, true); break;
+        case UNDO_ADD_PKEY: store__undo_add_pkey(u->table); break;
+        case UNDO_ADD_COLUMN: store__undo_add_column(u->table, (int)u->from); break;
+        }
+    }
+    x->nundo = keep;
+}
+
+void store__undo_commit(StoreTxn *x, uint64_t seq)
+{
+    for (int i = 0; i < x->nundo; i++) {
+        StoreUndo *u = &x->undo[i];
+        StoreTable *t = u->table;
+        if (u->kind == UNDO_INSERT && !t->data_freed) {
+            for (uint64_t r = u->from; r < u->to; r++)
+                store__group(t, r / STORE_GROUP_ROWS)->xmin[r % STORE_GROUP_ROWS] = seq;
+        } else if (u->kind == UNDO_DELETE && !t->data_freed) {
+            atomic_store(store__xmax_of(t, u->from), seq);
+        }
+    }
+    /* Publish the rows: `committed` covers them only now that xmin is set. */
+    for (int i = 0; i < x->nrefs; i++) {
+        StoreTable *t = x->refs[i].table;
+        if (!x->refs[i].writing || t->data_freed)
+            continue;
+        uint64_t n = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+        atomic_store_explicit(&t->committed, n, memory_order_release);
+    }
+    for (int i = 0; i < x->nundo; i++) {
+        StoreUndo *u = &x->undo[i];
+        switch (u->kind) {
+        case UNDO_CREATE_TABLE: store__table_commit_create(u->table); break;
+        case UNDO_DROP_TABLE: store__table_commit_drop(u->table); break;
+        case UNDO_CREATE_SCHEMA: store__schema_commit((int)u->from, false); break;
+        case UNDO_DROP_SCHEMA: store__schema_commit((int)u->from, true); break;
+        case UNDO_ADD_PKEY: store__commit_add_pkey(u->table); break;
+        case UNDO_ADD_COLUMN: store__commit_add_column(u->table); break;
+        default: break;
+        }
+    }
+    x->nundo = 0;
+}
+
+/* ---- savepoints ---- */
+
+int store_txn_savepoint(StoreTxn *x)
+{
+    if (x->nsaves == x->cap_saves) {
+        int cap = x->cap_saves ? x->cap_saves * 2 : 8;
+        StoreSavepointMark *arr = realloc(x->saves, (size_t)cap * sizeof *arr);
+        if (!arr)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        x->saves = arr;
+        x->cap_saves = cap;
+    }
+    x->saves[x->nsaves++] = (StoreSavepointMark){x->nundo, x->wal_len};
+    return x->nsaves;
+}
+
+void store_txn_release(StoreTxn *x, int level)
+{
+    ERR_ASSERT(level >= 1 && level <= x->nsaves);
+    x->nsaves = level - 1;
+}
+
+void store_txn_rollback_to(StoreTxn *x, int level)
+{
+    ERR_ASSERT(level >= 1 && level <= x->nsaves);
+    StoreSavepointMark m = x->saves[level - 1];
+    store__undo_rollback(x, m.nundo);
+    x->wal_len = m.wal_len;
+    x->nsaves = level;
+}
+
+/* ---- deletes and updates ---- */
+
+static void check_rowid(const StoreTable *t, StoreTxn *x, uint64_t row)
+{
+    uint64_t limit = __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x
+                         ? atomic_load(&t->nrows) : atomic_load(&t->committed);
+    if (row >= limit)
+        err_raise(ERRCODE_INTERNAL_ERROR, "row locator %llu out of range for \"%s\"",
+                  (unsigned long long)row, t->name);
+}
+
+static _Noreturn void raise_serialization(void)
+{
+    err_raise(ERRCODE_T_R_SERIALIZATION_FAILURE,
+              "could not serialize access due to concurrent update");
+}
+
+/* With the write lock held: whether row may be changed by x now. */
+static StoreWriteResult check_conflict(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t *newest)
+{
+    uint64_t self = STORE_XMAX_MARK | x->id;
+    uint64_t snap = store__txn_snapshot(x);
+    for (;;) {
+        uint64_t xm = atomic_load(store__xmax_of(t, row));
+        if (xm == 0) {
+            if (newest)
+                *newest = row;
+            return STORE_WRITE_OK;
+        }
+        if (xm == self)
+            return STORE_WRITE_GONE;  /* already deleted/updated by this transaction */
+        ERR_ASSERT(!(xm & STORE_XMAX_MARK));  /* another writer cannot hold the lock */
+        if (xm <= snap)
+            return STORE_WRITE_GONE;  /* deleted before our snapshot: not ours to see */
+        if (x->iso == STORE_REPEATABLE_READ)
+            raise_serialization();
+        uint64_t nx = atomic_load(&store__group(t, row / STORE_GROUP_ROWS)->next[row % STORE_GROUP_ROWS]);
+        if (nx == 0)
+            return STORE_WRITE_GONE;
+        row = nx - 1;
+        if (newest)
+            *newest = row;
+        xm = atomic_load(store__xmax_of(t, row));
+        if (xm == 0)
+            return STORE_WRITE_MOVED;
+    }
+}
+
+/* Mark row deleted by x with successor next (+1 encoded; 0 none). */
+static void mark_deleted(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1)
+{
+    store__undo_push(x, (StoreUndo){.kind = UNDO_DELETE, .table = t, .from = row});
+    StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
+    atomic_store(&g->next[row % STORE_GROUP_ROWS], next_plus1);
+    atomic_fetch_add(&g->ndead, 1);
+    atomic_store(&g->xmax[row % STORE_GROUP_ROWS], STORE_XMAX_MARK | x->id);
+}
+
+void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1)
+{
+    mark_deleted(t, x, row, next_plus1);
+}
+
+StoreWriteResult store_row_delete(StoreTable *t, StoreTxn *x, uint64_t rowid, uint64_t *newest)
+{
+    ERR_ASSERT(x != NULL);
+    store__txn_acquire_write(x, t);
+    check_rowid(t, x, rowid);
+    StoreWriteResult r = check_conflict(t, x, rowid, newest);
+    if (r != STORE_WRITE_OK)
+        return r;
+    mark_deleted(t, x, rowid, 0);
+    store__wal_delete(x, t, rowid, 0);
+    return STORE_WRITE_OK;
+}
+
+StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, const Batch *values,
+                                  uint32_t row, uint64_t *newest)
+{
+    ERR_ASSERT(x != NULL);
+    store__txn_acquire_write(x, t);
+    check_rowid(t, x, rowid);
+    StoreWriteResult r = check_conflict(t, x, rowid, newest);
+    if (r != STORE_WRITE_OK)
+        return r;
+    /* Delete first so the new version may keep the primary key. */
+    uint64_t base = atomic_load(&t->nrows);
+    mark_deleted(t, x, rowid, base + 1);
+    uint16_t sel = (uint16_t)row;
+    Batch one = {.count = 1, .sel = &sel, .ncols = values->ncols, .cols = values->cols};
+    int save = x->nundo;
+    size_t wal_save = x->wal_len;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__wal_delete(x, t, rowid, base + 1);
+        store__append_locked(t, x, &one);
+        err_pop(&jmp);
+    } else {
+        store__undo_rollback(x, save - 1);  /* the deletion too */
+        x->wal_len = wal_save;
+        err_rethrow();
+    }
+    return STORE_WRITE_OK;
+}
+
+bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, const int *cols,
+                     Batch *out)
+{
+    uint64_t limit = x && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x
+                         ? atomic_load(&t->nrows) : atomic_load(&t->committed);
+    if (t->data_freed || rowid >= limit)
+        return false;
+    const StoreRowGroup *g = store__group(t, rowid / STORE_GROUP_ROWS);
+    uint32_t off = (uint32_t)(rowid % STORE_GROUP_ROWS);
+    for (int i = 0; i < ncols; i++) {
+        Vector *v = &out->cols[i];
+        if (cols[i] == STORE_COL_ROWID) {
+            ((int64_t *)v->data)[0] = (int64_t)rowid;
+            v->validity = NULL;
+            continue;
+        }
+        const StoreChunk *ch = &g->chunks[cols[i]];
+        memcpy(v->data, (const char *)ch->data + (size_t)off * t->width[cols[i]],
+               t->width[cols[i]]);
+        bool valid = (__atomic_load_n(&ch->validity[off >> 6], __ATOMIC_RELAXED) >> (off & 63)) & 1;
+        v->validity = NULL;
+        if (!valid)
+            vec_set_null(v, 0);
+    }
+    out->count = 1;
+    out->sel = NULL;
+    return true;
+}
+
+/* Whether row r is visible to x (snapshot snap). */
+static bool row_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_t r)
+{
+    uint64_t committed = atomic_load(&t->committed);
+    bool own = x && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x;
+    if (r >= committed) {
+        if (!own || r >= atomic_load(&t->nrows))
+            return false;
+    } else if (row_xmin(t, r) > snap) {
+        return false;
+    }
+    return store__xmax_visible(atomic_load(store__xmax_of(t, r)), snap,
+                               x ? STORE_XMAX_MARK | x->id : 0);
+}
+
+bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64_t *rowid)
+{
+    if (t->npkey == 0)
+        err_raise(ERRCODE_INTERNAL_ERROR, "table \"%s\" has no primary key", t->name);
+    for (int k = 0; k < t->npkey; k++)
+        if (key[k].is_null)
+            return false;
+    store__txn_scan_register(x, t);
+    uint64_t snap = store__txn_snapshot(x);
+    uint64_t r = 0;
+    pthread_rwlock_rdlock(&t->pk_lock);
+    bool found = store__pk_find(t, key, &r);
+    pthread_rwlock_unlock(&t->pk_lock);
+    bool ok = found && row_visible(t, x, snap, r);
+    if (!ok && found) {
+        /* An older version may be the one this snapshot sees (rare: a
+         * concurrent update committed after it): search the table. */
+        uint64_t n = atomic_load(&t->committed);
+        for (uint64_t i = n; i-- > 0 && !ok;)
+            if (store__pk_row_matches(t, i, key) && row_visible(t, x, snap, i)) {
+                r = i;
+                ok = true;
+            }
+    }
+    store__txn_scan_unregister(x, x ? x->gen : 0, t);
+    if (ok)
+        *rowid = r;
+    return ok;
+}
+
+/* Mark every live version of t deleted by x (write lock taken). */
+static void truncate_rows(StoreTable *t, StoreTxn *x)
+{
+    store__txn_acquire_write(x, t);
+    uint64_t n = atomic_load(&t->nrows);
+    for (uint64_t r = 0; r < n; r++) {
+        /* Every live version goes, also one committed after our snapshot
+         * (TRUNCATE is not MVCC-safe in PostgreSQL either); a mark here
+         * can only be ours (we hold the write lock). */
+        if (atomic_load(store__xmax_of(t, r)) != 0)
+            continue;
+        mark_deleted(t, x, r, 0);
+        store__wal_delete(x, t, r, 0);
+    }
+}
+
+__attribute__((noinline)) static void truncate_own_txn(StoreTable *t)
+{
+    StoreTxn *x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        truncate_rows(t, x);
+        err_pop(&jmp);
+    } else {
+        store_txn_rollback(x);
+        err_rethrow();
+    }
+    store_txn_commit(x);
+}
+
+void store_table_truncate(StoreTable *t, StoreTxn *x)
+{
+    if (x)
+        truncate_rows(t, x);
+    else
+        truncate_own_txn(t);
+}
+
+void store_table_bulk_load(StoreTable *t, StoreTxn *x, const Batch *b)
+{
+    /* Today the same path as INSERT (memtable + WAL); see README "Status". */
+    store_table_append(t, x, b);
+}

@@ -1,0 +1,844 @@
+/*
+ * recovery.c — checkpoints and crash recovery.
+ *
+ * Files (under the data directory):
+ *     control               "strata control 1\ngen <N>\n": the current generation
+ *     wal/<N>.wal           the WAL since checkpoint N (records: wal.c)
+ *     checkpoint/<N>.ckpt   the committed state at checkpoint N, in WAL
+ *                           record form: databases, schemas, tables, their
+ *                           rows and deletions, one COMMIT (absent for N = 1)
+ *
+ * CHECKPOINT holds new commits back (store__wal_block_commits waits until
+ * every commit already written is published), writes checkpoint N+1 from
+ * memory (rows [0, committed) of every committed table, deletions
+ * committed), starts an empty wal/<N+1>.wal, switches `control` atomically,
+ * then removes generation N. A crash at any point leaves `control` naming a
+ * complete generation.
+ *
+ * Recovery (store_open): replay checkpoint N (any damage → XX001, the file
+ * is named), then wal/N.wal transaction by transaction: the records of a
+ * transaction are applied when its COMMIT record is read, through the same
+ * code as live operations (store_g.replaying suppresses logging), so row
+ * numbers come out identical. The end of the log: a short record or one
+ * whose checksum fails with no valid COMMIT after it is a torn tail (a
+ * write cut by the crash) and is truncated away, together with the records
+ * of the unfinished transaction before it; a bad record followed by a valid
+ * COMMIT, or a damaged length field (len != ~nlen) before the end, is
+ * corruption: XX001 `invalid record in WAL file "…" at offset N`.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "common/error.h"
+#include "storage/runs/run.h"
+
+void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq);
+
+static uint64_t ckpt_gen;
+static uint64_t replay_gen;  /* generation of the checkpoint being replayed */
+static pthread_mutex_t ckpt_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void path_of(char *buf, size_t cap, const char *kind, uint64_t gen)
+{
+    if (strcmp(kind, "wal") == 0)
+        snprintf(buf, cap, "%s/wal/%llu.wal", store_g.data_dir, (unsigned long long)gen);
+    else
+        snprintf(buf, cap, "%s/checkpoint/%llu.ckpt", store_g.data_dir, (unsigned long long)gen);
+}
+
+static void fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+static void mkdir_in(const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", store_g.data_dir, name);
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not create directory \"%s\": %s", path,
+                        strerror(errno));
+}
+
+/* ---- record parsing ---- */
+
+typedef enum { REC_OK, REC_END, REC_TORN, REC_CORRUPT } RecStatus;
+
+typedef struct Rec {
+    uint8_t type;
+    const uint8_t *payload;
+    uint32_t len;
+    size_t next;
+} Rec;
+
+static uint32_t get32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static RecStatus rec_header(const uint8_t *data, size_t size, size_t off, Rec *r)
+{
+    if (off == size)
+        return REC_END;
+    if (size - off < STORE_WAL_HEADER)
+        return REC_TORN;
+    const uint8_t *h = data + off;
+    uint32_t len = get32(h + 4);
+    if ((len ^ get32(h + 8)) != UINT32_MAX) {
+        for (size_t i = off; i < size; i++)
+            if (data[i] != 0)
+                return REC_CORRUPT;
+        return REC_TORN;  /* zeros to the end: space the crash left unwritten */
+    }
+    if (size - off - STORE_WAL_HEADER < len)
+        return REC_TORN;
+    r->type = h[12];
+    r->payload = h + STORE_WAL_HEADER;
+    r->len = len;
+    r->next = off + STORE_WAL_HEADER + len;
+    return REC_OK;
+}
+
+static bool rec_crc_ok(const uint8_t *data, size_t off, const Rec *r)
+{
+    return get32(data + off) == store__crc32c(0, data + off + 4, STORE_WAL_HEADER - 4 + r->len);
+}
+
+/* Whether a valid COMMIT record follows the record at off (lengths trusted). */
+static bool later_commit(const uint8_t *data, size_t size, size_t off)
+{
+    Rec r;
+    if (rec_header(data, size, off, &r) != REC_OK)
+        return false;
+    for (off = r.next; rec_header(data, size, off, &r) == REC_OK; off = r.next)
+        if (r.type == WAL_COMMIT && rec_crc_ok(data, off, &r))
+            return true;
+    return false;
+}
+
+static RecStatus rec_read(const uint8_t *data, size_t size, size_t off, Rec *r)
+{
+    RecStatus st = rec_header(data, size, off, r);
+    if (st != REC_OK)
+        return st;
+    if (rec_crc_ok(data, off, r))
+        return REC_OK;
+    return later_commit(data, size, off) ? REC_CORRUPT : REC_TORN;
+}
+
+/* ---- applying records ---- */
+
+typedef struct Cursor {
+    const uint8_t *p, *end;
+    const char *path;
+} Cursor;
+
+static _Noreturn void bad_record(const Cursor *c)
+{
+    err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in file \"%s\"", c->path);
+}
+
+static const uint8_t *take(Cursor *c, size_t n)
+{
+    if ((size_t)(c->end - c->p) < n)
+        bad_record(c);
+    const uint8_t *p = c->p;
+    c->p += n;
+    return p;
+}
+
+static uint32_t take32(Cursor *c) { return get32(take(c, 4)); }
+static uint64_t take64(Cursor *c)
+{
+    uint64_t v;
+    memcpy(&v, take(c, 8), 8);
+    return v;
+}
+
+/* A string into arena (NULL encoded as length UINT32_MAX). */
+static char *take_str(Cursor *c, MemArena *a)
+{
+    uint32_t n = take32(c);
+    if (n == UINT32_MAX)
+        return NULL;
+    return mem_strndup(a, (const char *)take(c, n), n);
+}
+
+static StoreTable *table_of(Cursor *c, uint32_t oid)
+{
+    StoreTable *t = store_table_lookup_oid(oid);
+    if (!t)
+        err_raise(ERRCODE_DATA_CORRUPTED, "WAL record in file \"%s\" names unknown table %u",
+                  c->path, oid);
+    return t;
+}
+
+static void apply_create_table(Cursor *c, MemArena *a)
+{
+    uint32_t dboid = take32(c), oid = take32(c);
+    char *schema = take_str(c, a), *name = take_str(c, a);
+    uint32_t ncols = take32(c);
+    if (!schema || !name || ncols > 1600)
+        bad_record(c);
+    StoreColumnDef *cols = MEM_NEW_ARRAY(a, StoreColumnDef, ncols ? ncols : 1);
+    for (uint32_t i = 0; i < ncols; i++) {
+        cols[i].name = take_str(c, a);
+        cols[i].type.oid = take32(c);
+        cols[i].type.typmod = (int32_t)take32(c);
+        cols[i].not_null = *take(c, 1) != 0;
+        cols[i].default_text = take_str(c, a);
+        if (!cols[i].name)
+            bad_record(c);
+    }
+    uint32_t npkey = take32(c);
+    if (npkey > ncols)
+        bad_record(c);
+    int *pkey = MEM_NEW_ARRAY(a, int, npkey ? npkey : 1);
+    for (uint32_t i = 0; i < npkey; i++) {
+        pkey[i] = (int)take32(c);
+        if (pkey[i] < 0 || (uint32_t)pkey[i] >= ncols)
+            bad_record(c);
+    }
+    store__table_create_oid(dboid, oid, schema, name, (int)ncols, cols, (int)npkey,
+                            npkey ? pkey : NULL);
+}
+
+static void apply_insert(Cursor *c, StoreTxn *x, MemArena *a)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t base = take64(c);
+    uint32_t n = take32(c), ncols = take32(c);
+    if (n == 0 || n > VEC_CAPACITY || ncols != (uint32_t)t->ncols)
+        bad_record(c);
+    store__txn_acquire_write(x, t);
+    if (base != atomic_load(&t->nrows))
+        err_raise(ERRCODE_DATA_CORRUPTED, "WAL replay of file \"%s\": row %llu of \"%s\" out of order",
+                  c->path, (unsigned long long)base, t->name);
+    Batch *b = MEM_NEW(a, Batch);
+    b->count = n;
+    b->ncols = t->ncols;
+    b->cols = MEM_NEW_ARRAY(a, Vector, ncols ? ncols : 1);
+    for (int col = 0; col < t->ncols; col++) {
+        Vector *v = &b->cols[col];
+        vec_init(v, t->cols[col].type, a);
+        bool nulls = *take(c, 1) != 0;
+        v->validity = NULL;
+        if (nulls) {
+            const uint8_t *bits = take(c, (n + 7) / 8);
+            memset(v->validity_buf, 0, sizeof(uint64_t) * VEC_VALIDITY_WORDS);
+            memcpy(v->validity_buf, bits, (n + 7) / 8);
+            v->validity = v->validity_buf;
+        }
+        if (t->phys[col] == PHYS_STR) {
+            StrRef *s = v->data;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t len = take32(c);
+                s[i] = (StrRef){(const char *)take(c, len), len};
+            }
+        } else {
+            memcpy(v->data, take(c, t->width[col] * n), t->width[col] * n);
+        }
+    }
+    store__append_locked(t, x, b);
+}
+
+static void apply_delete(Cursor *c, StoreTxn *x)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t row = take64(c), next = take64(c);
+    store__txn_acquire_write(x, t);
+    if (row >= atomic_load(&t->nrows) || atomic_load(store__xmax_of(t, row)) != 0)
+        err_raise(ERRCODE_DATA_CORRUPTED, "WAL replay of file \"%s\": bad deletion of row %llu of \"%s\"",
+                  c->path, (unsigned long long)row, t->name);
+    store__replay_delete(t, x, row, next);
+}
+
+static void apply_catalog(Cursor *c, uint8_t type, StoreTxn *x)
+{
+    uint32_t oid = take32(c);
+    if (type == WAL_DROP_DB) {
+        store__db_drop_oid(oid);
+        return;
+    }
+    const char *name = (const char *)c->p;
+    size_t n = strnlen(name, (size_t)(c->end - c->p));
+    take(c, n + 1);
+    const char *owner = (const char *)c->p;
+    size_t m = strnlen(owner, (size_t)(c->end - c->p));
+    take(c, m + 1);
+    if (type == WAL_CREATE_DB)
+        store__db_create_oid(oid, name, owner);
+    else if (type == WAL_CREATE_SCHEMA)
+        store__schema_create_db(oid, name, owner, x);
+    else
+        store__schema_drop_db(oid, name, x);
+}
+
+/* Load the rows of a checkpoint run (ckpt_table) back into the table. */
+static void apply_table_run(Cursor *c, StoreTxn *x, MemArena *a, uint64_t gen)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t nrows = take64(c);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
+             (unsigned long long)gen, t->oid);
+    store__txn_acquire_write(x, t);
+    RunReader *r = run_open(path);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        const RunSchema *sc = run_schema(r);
+        int nc = t->ncols;
+        if (sc->ncols != nc + 1)
+            err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" does not match table \"%s\"", path,
+                      t->name);
+        Batch *b = MEM_NEW(a, Batch);
+        b->ncols = nc;
+        b->cols = MEM_NEW_ARRAY(a, Vector, nc ? nc : 1);
+        for (int col = 0; col < nc; col++)
+            vec_init(&b->cols[col], t->cols[col].type, a);
+        MemArena *ga = mem_arena_create("checkpoint run");
+        for (uint32_t g = 0; g < run_group_count(r); g++) {
+            RunChunk *ch = mem_alloc(ga, sizeof(RunChunk) * (size_t)(nc + 3));
+            for (int col = 0; col < nc + 3; col++)
+                run_chunk_read(r, g, col, ga, &ch[col]);  /* + row number, version, deleted */
+            const int64_t *rowno = ch[nc].values;
+            const bool *del = ch[nc + 2].values;
+            for (uint32_t off = 0; off < ch[0].count; off += VEC_CAPACITY) {
+                uint32_t n = ch[0].count - off < VEC_CAPACITY ? ch[0].count - off : VEC_CAPACITY;
+                uint64_t base = atomic_load(&t->nrows);
+                if ((uint64_t)rowno[off] != base)
+                    err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\": row %lld out of order",
+                              path, (long long)rowno[off]);
+                for (int col = 0; col < nc; col++)
+                    run_chunk_to_vector(&ch[col], off, n, &b->cols[col]);
+                b->count = n;
+                store__append_locked(t, x, b);
+                for (uint32_t i = 0; i < n; i++)
+                    if (del[off + i])
+                        store__replay_delete(t, x, base + i, 0);
+            }
+            mem_arena_reset(ga);
+        }
+        mem_arena_destroy(ga);
+        if (atomic_load(&t->nrows) != nrows)
+            err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" holds %llu rows, expected %llu", path,
+                      (unsigned long long)atomic_load(&t->nrows), (unsigned long long)nrows);
+        err_pop(&jmp);
+    } else {
+        run_close(r);
+        err_rethrow();
+    }
+    run_close(r);
+}
+
+static void apply_add_pkey(Cursor *c, StoreTxn *x, MemArena *a)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint32_t n = take32(c);
+    if (n == 0 || n > (uint32_t)t->ncols)
+        bad_record(c);
+    int *cols = MEM_NEW_ARRAY(a, int, n);
+    for (uint32_t i = 0; i < n; i++) {
+        cols[i] = (int)take32(c);
+        if (cols[i] < 0 || cols[i] >= t->ncols)
+            bad_record(c);
+    }
+    store_table_add_pkey(t, x, (int)n, cols);
+}
+
+static void apply_add_column(Cursor *c, StoreTxn *x, MemArena *a)
+{
+    StoreTable *t = table_of(c, take32(c));
+    StoreColumnDef def;
+    def.name = take_str(c, a);
+    def.type.oid = take32(c);
+    def.type.typmod = (int32_t)take32(c);
+    def.not_null = *take(c, 1) != 0;
+    def.default_text = take_str(c, a);
+    if (!def.name || type_info(def.type.oid) == NULL)
+        bad_record(c);
+    Value fill = {.is_null = true};
+    if (*take(c, 1)) {
+        fill.is_null = false;
+        if (type_phys(def.type) == PHYS_STR) {
+            uint32_t len = take32(c);
+            fill.u.str = (StrRef){(const char *)take(c, len), len};
+        } else {
+            size_t w = phys_size(type_phys(def.type));
+            memcpy(&fill.u, take(c, w), w);
+        }
+    }
+    store_table_add_column(t, x, &def, &fill);
+}
+
+static void apply_record(const Rec *r, const char *path, StoreTxn *x, MemArena *a)
+{
+    Cursor c = {r->payload, r->payload + r->len, path};
+    switch (r->type) {
+    case WAL_CREATE_TABLE: apply_create_table(&c, a); break;
+    case WAL_DROP_TABLE: store__table_drop_txn(table_of(&c, take32(&c)), x); break;
+    case WAL_INSERT: apply_insert(&c, x, a); break;
+    case WAL_DELETE: apply_delete(&c, x); break;
+    case WAL_ADD_PKEY: apply_add_pkey(&c, x, a); break;
+    case WAL_TABLE_RUN: apply_table_run(&c, x, a, replay_gen); break;
+    case WAL_ADD_COLUMN: apply_add_column(&c, x, a); break;
+    case WAL_CREATE_DB:
+    case WAL_DROP_DB:
+    case WAL_CREATE_SCHEMA:
+    case WAL_DROP_SCHEMA: apply_catalog(&c, r->type, x); break;
+    default: bad_record(&c);
+    }
+}
+
+/* Apply records [from, to) of data as one transaction committed as seq. */
+static void replay_txn(const uint8_t *data, size_t from, size_t to, uint64_t seq,
+                       const char *path, MemArena *a)
+{
+    StoreTxn *x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        Rec r;
+        for (size_t off = from; off < to; off = r.next) {
+            if (rec_header(data, to, off, &r) != REC_OK)
+                err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in file \"%s\"", path);
+            apply_record(&r, path, x, a);
+            mem_arena_reset(a);
+        }
+        err_pop(&jmp);
+    } else {
+        store_txn_rollback(x);
+        err_rethrow();
+    }
+    store_g.replay_seq = seq;
+    store_txn_commit(x);
+}
+
+/* Replay a file; returns the offset of the end of its last complete
+ * transaction. strict: any damage is corruption (checkpoint files). */
+static size_t replay_file(const char *path, const uint8_t *data, size_t size, bool strict,
+                          uint64_t *last_seq)
+{
+    MemArena *a = mem_arena_create("recovery");
+    size_t off = 0, txn_start = 0;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (;;) {
+            Rec r;
+            RecStatus st = rec_read(data, size, off, &r);
+            if (st == REC_END || (st == REC_TORN && !strict))
+                break;
+            if (st != REC_OK)
+                err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in WAL file \"%s\" at offset %zu",
+                          path, off);
+            if (r.type == WAL_COMMIT) {
+                if (r.len != 8)
+                    err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in WAL file \"%s\" at offset %zu",
+                              path, off);
+                uint64_t seq;
+                memcpy(&seq, r.payload, 8);
+                replay_txn(data, txn_start, off, seq, path, a);
+                if (seq > *last_seq)
+                    *last_seq = seq;
+                txn_start = r.next;
+            }
+            off = r.next;
+        }
+        if (strict && txn_start != size)
+            err_raise(ERRCODE_DATA_CORRUPTED, "checkpoint file \"%s\" is incomplete", path);
+        err_pop(&jmp);
+    } else {
+        mem_arena_destroy(a);
+        err_rethrow();
+    }
+    mem_arena_destroy(a);
+    return txn_start;
+}
+
+/* Map a whole file read-only (NULL data for an empty file); -1 fd when missing. */
+static int map_file(const char *path, int flags, const uint8_t **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    int fd = open(path, flags | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return -1;
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not open file \"%s\": %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not stat file \"%s\": %s", path, strerror(errno));
+    *size = (size_t)st.st_size;
+    if (*size) {
+        void *p = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED)
+            err_raise_fatal(ERRCODE_IO_ERROR, "could not map file \"%s\": %s", path, strerror(errno));
+        *data = p;
+    }
+    return fd;
+}
+
+static uint64_t read_control(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/control", store_g.data_dir);
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        if (errno == ENOENT)
+            return 0;
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not open file \"%s\": %s", path, strerror(errno));
+    }
+    unsigned long long gen = 0;
+    int ok = fscanf(f, "strata control 1\ngen %llu", &gen);
+    fclose(f);
+    if (ok != 1 || gen == 0)
+        err_raise_fatal(ERRCODE_DATA_CORRUPTED, "invalid control file \"%s\"", path);
+    return gen;
+}
+
+static int write_control(uint64_t gen)
+{
+    char text[64];
+    int len = snprintf(text, sizeof text, "strata control 1\ngen %llu\n", (unsigned long long)gen);
+    return store__write_file_atomic(store_g.data_dir, "control", text, (size_t)len);
+}
+
+static int open_wal(uint64_t gen, bool create)
+{
+    char path[4200];
+    path_of(path, sizeof path, "wal", gen);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0600);
+    if (fd < 0)
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not open file \"%s\": %s", path, strerror(errno));
+    return fd;
+}
+
+void store__recover(void)
+{
+    mkdir_in("wal");
+    mkdir_in("checkpoint");
+    uint64_t gen = read_control();
+    uint64_t last_seq = 0;
+    store_g.replaying = true;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        if (gen == 0) {
+            gen = 1;
+            int fd = open_wal(gen, true);
+            char dir[4200];
+            snprintf(dir, sizeof dir, "%s/wal", store_g.data_dir);
+            fsync_dir(dir);
+            int rc = write_control(gen);
+            if (rc != 0)
+                err_raise_fatal(ERRCODE_IO_ERROR, "could not write file \"%s/control\": %s",
+                                store_g.data_dir, strerror(rc));
+            store__wal_set_file(fd, 0, 0);
+        } else {
+            char path[4200];
+            const uint8_t *data;
+            size_t size;
+            path_of(path, sizeof path, "ckpt", gen);
+            int fd = map_file(path, O_RDONLY, &data, &size);
+            if (fd < 0 && gen > 1)
+                err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open checkpoint file \"%s\": %s",
+                                path, strerror(ENOENT));
+            if (fd >= 0) {
+                replay_gen = gen;
+                replay_file(path, data, size, true, &last_seq);
+                if (data)
+                    munmap((void *)data, size);
+                close(fd);
+            }
+            path_of(path, sizeof path, "wal", gen);
+            fd = map_file(path, O_RDWR, &data, &size);
+            if (fd < 0)
+                err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open WAL file \"%s\": %s", path,
+                                strerror(ENOENT));
+            size_t end = replay_file(path, data, size, false, &last_seq);
+            if (data)
+                munmap((void *)data, size);
+            if (end != size && (ftruncate(fd, (off_t)end) != 0 || fsync(fd) != 0))
+                err_raise_fatal(ERRCODE_IO_ERROR, "could not truncate file \"%s\": %s", path,
+                                strerror(errno));
+            close(fd);
+            store__wal_set_file(open_wal(gen, false), end, last_seq);
+        }
+        err_pop(&jmp);
+    } else {
+        store_g.replaying = false;
+        err_rethrow();
+    }
+    store_g.replaying = false;
+    atomic_store(&store_g.visible_seq, last_seq);
+    ckpt_gen = gen;
+}
+
+/* ---- CHECKPOINT ---- */
+
+typedef struct CkptOut {
+    StoreTxn *buf;  /* a private record buffer (not a live transaction) */
+    int fd;
+    const char *path;
+} CkptOut;
+
+static void ckpt_flush(CkptOut *o, bool force)
+{
+    if (o->buf->wal_len < (1u << 20) && !force)
+        return;
+    const uint8_t *p = o->buf->wal;
+    size_t n = o->buf->wal_len;
+    while (n) {
+        ssize_t w = write(o->fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            err_raise(ERRCODE_IO_ERROR, "could not write file \"%s\": %s", o->path,
+                      strerror(w < 0 ? errno : EIO));
+        p += w;
+        n -= (size_t)w;
+    }
+    o->buf->wal_len = 0;
+}
+
+static void ckpt_db(uint32_t oid, const char *name, const char *owner, void *arg)
+{
+    char buf[4 + 2 * STORE_NAME_MAX];
+    size_t n = strlen(name) + 1, m = strlen(owner) + 1;
+    memcpy(buf, &oid, 4);
+    memcpy(buf + 4, name, n);
+    memcpy(buf + 4 + n, owner, m);
+    store__wal_add(((CkptOut *)arg)->buf, WAL_CREATE_DB, buf, 4 + n + m);
+}
+
+static void ckpt_schema(uint32_t dboid, const char *name, const char *owner, void *arg)
+{
+    char buf[4 + 2 * STORE_NAME_MAX];
+    size_t n = strlen(name) + 1, m = strlen(owner) + 1;
+    memcpy(buf, &dboid, 4);
+    memcpy(buf + 4, name, n);
+    memcpy(buf + 4 + n, owner, m);
+    store__wal_add(((CkptOut *)arg)->buf, WAL_CREATE_SCHEMA, buf, 4 + n + m);
+}
+
+typedef struct TableList {
+    StoreTable **t;
+    int n, cap;
+    bool oom;
+} TableList;
+
+static void collect_table(StoreTable *t, void *arg)
+{
+    TableList *l = arg;
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        StoreTable **p = realloc(l->t, (size_t)cap * sizeof *p);
+        if (!p) {
+            l->oom = true;
+            return;
+        }
+        l->t = p;
+        l->cap = cap;
+    }
+    l->t[l->n++] = t;
+}
+
+/* One table: its definition, then its committed rows in a run file
+ * (storage/runs) named checkpoint/<gen>.<oid>.run, referenced by a
+ * TABLE_RUN record. The run's key is the row number (an extra last
+ * column), version = xmin, deleted = deletion committed. Commits are
+ * blocked: rows [0, committed) are stable. */
+static void ckpt_table(CkptOut *o, StoreTable *t, MemArena *a, uint64_t gen)
+{
+    int nc = t->ncols_committed;  /* an uncommitted ADD COLUMN is not in the checkpoint */
+    store__wal_create_table(o->buf, t, nc);
+    uint64_t committed = atomic_load(&t->committed);
+    if (committed == 0)
+        return;
+    SqlType *types = MEM_NEW_ARRAY(a, SqlType, nc + 1);
+    for (int c = 0; c < nc; c++)
+        types[c] = t->cols[c].type;
+    types[nc] = SQLTYPE(TYPE_INT8);
+    int key = nc;
+    RunSchema schema = {.ncols = nc + 1, .types = types, .nkeys = 1, .key_cols = &key};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
+             (unsigned long long)gen, t->oid);
+    RunWriteOptions opts = {.compression = RUN_COMP_LZ4};
+    RunWriter *w = run_writer_create(path, &schema, &opts);
+    Batch b = {.ncols = nc + 1, .cols = MEM_NEW_ARRAY(a, Vector, nc + 1)};
+    int64_t *rowno = MEM_NEW_ARRAY(a, int64_t, STORE_GROUP_ROWS);
+    bool *deleted = MEM_NEW_ARRAY(a, bool, STORE_GROUP_ROWS);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (uint64_t start = 0; start < committed; start += STORE_GROUP_ROWS) {
+            uint32_t n = committed - start < STORE_GROUP_ROWS ? (uint32_t)(committed - start)
+                                                              : STORE_GROUP_ROWS;
+            const StoreRowGroup *g = store__group(t, start / STORE_GROUP_ROWS);
+            for (int c = 0; c < nc; c++) {
+                Vector *v = &b.cols[c];
+                v->type = t->cols[c].type;
+                v->phys = t->phys[c];
+                v->is_const = false;
+                v->data = g->chunks[c].data;
+                v->validity = atomic_load(&g->chunks[c].zone.null_count) == 0
+                                  ? NULL : (uint64_t *)g->chunks[c].validity;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                rowno[i] = (int64_t)(start + i);
+                uint64_t xm = atomic_load(&g->xmax[i]);
+                deleted[i] = xm != 0 && !(xm & STORE_XMAX_MARK);
+            }
+            b.cols[nc] = (Vector){.type = SQLTYPE(TYPE_INT8), .phys = PHYS_I64, .data = rowno};
+            b.count = n;
+            run_writer_append(w, &b, g->xmin, deleted);
+        }
+        run_writer_finish(w, NULL);
+        err_pop(&jmp);
+    } else {
+        run_writer_abort(w);
+        err_rethrow();
+    }
+    uint8_t rec[12];
+    memcpy(rec, &t->oid, 4);
+    memcpy(rec + 4, &committed, 8);
+    store__wal_add(o->buf, WAL_TABLE_RUN, rec, sizeof rec);
+}
+
+static void ckpt_write(CkptOut *o, uint64_t seq, uint64_t gen)
+{
+    store__db_visit(ckpt_db, ckpt_schema, o);
+    TableList l = {0};
+    store__table_visit(collect_table, &l);
+    MemArena *a = mem_arena_create("checkpoint");
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        if (l.oom)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        for (int i = 0; i < l.n; i++) {
+            ckpt_table(o, l.t[i], a, gen);
+            ckpt_flush(o, false);
+            mem_arena_reset(a);
+        }
+        store__wal_add(o->buf, WAL_COMMIT, &seq, 8);
+        ckpt_flush(o, true);
+        err_pop(&jmp);
+    } else {
+        free(l.t);
+        mem_arena_destroy(a);
+        err_rethrow();
+    }
+    free(l.t);
+    mem_arena_destroy(a);
+}
+
+/* Write checkpoint gen and an empty WAL for it; returns the WAL's fd. */
+static int ckpt_files(uint64_t gen, uint64_t seq)
+{
+    char path[4200], tmp[4300];
+    path_of(path, sizeof path, "ckpt", gen);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CkptOut o = {.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), .path = tmp};
+    if (o.fd < 0)
+        err_raise(ERRCODE_IO_ERROR, "could not create file \"%s\": %s", tmp, strerror(errno));
+    o.buf = calloc(1, sizeof *o.buf);
+    ErrJmp jmp;
+    if (o.buf && ERR_TRY(jmp)) {
+        ckpt_write(&o, seq, gen);
+        if (fsync(o.fd) != 0)
+            err_raise(ERRCODE_IO_ERROR, "could not fsync file \"%s\": %s", tmp, strerror(errno));
+        err_pop(&jmp);
+    } else {
+        close(o.fd);
+        unlink(tmp);
+        if (o.buf)
+            free(o.buf->wal);
+        free(o.buf);
+        if (!o.buf)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        err_rethrow();
+    }
+    close(o.fd);
+    free(o.buf->wal);
+    free(o.buf);
+    if (rename(tmp, path) != 0)
+        err_raise(ERRCODE_IO_ERROR, "could not rename file \"%s\": %s", tmp, strerror(errno));
+    snprintf(tmp, sizeof tmp, "%s/checkpoint", store_g.data_dir);
+    fsync_dir(tmp);
+    int fd = open_wal(gen, true);
+    snprintf(tmp, sizeof tmp, "%s/wal", store_g.data_dir);
+    fsync_dir(tmp);
+    return fd;
+}
+
+/* Remove checkpoint/<g>.<oid>.run files of generations before gen (and
+ * leftovers of failed checkpoints). */
+static void remove_runs_before(uint64_t gen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/checkpoint", store_g.data_dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        unsigned long long g = 0;
+        unsigned oid = 0;
+        if (sscanf(e->d_name, "%llu.%u.run", &g, &oid) == 2 && g < gen) {
+            snprintf(path, sizeof path, "%s/checkpoint/%s", store_g.data_dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
+}
+
+void store_checkpoint(void)
+{
+    if (!store_g.open)
+        err_raise(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "the store is not open");
+    pthread_mutex_lock(&ckpt_mu);
+    store__wal_block_commits();
+    uint64_t gen = ckpt_gen + 1;
+    uint64_t seq = atomic_load(&store_g.visible_seq);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        int fd = ckpt_files(gen, seq);
+        int rc = write_control(gen);
+        if (rc != 0) {
+            close(fd);
+            err_raise(ERRCODE_IO_ERROR, "could not write file \"%s/control\": %s",
+                      store_g.data_dir, strerror(rc));
+        }
+        store__wal_set_file(fd, 0, seq);
+        char path[4200];
+        path_of(path, sizeof path, "wal", ckpt_gen);
+        unlink(path);
+        path_of(path, sizeof path, "ckpt", ckpt_gen);
+        unlink(path);
+        remove_runs_before(gen);
+        ckpt_gen = gen;
+        err_pop(&jmp);
+    } else {
+        store__wal_unblock_commits();
+        pthread_mutex_unlock(&ckpt_mu);
+        err_rethrow();
+    }
+    store__wal_unblock_commits();
+    pthread_mutex_unlock(&ckpt_mu);
+}
+
+uint64_t store__checkpoint_gen(void) { return ckpt_gen; }

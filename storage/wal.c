@@ -1,0 +1,507 @@
+/*
+ * wal.c — the write-ahead log: record encoding, CRC32C, appends, group
+ * commit and the in-order publication of commits.
+ *
+ * A transaction collects its records (catalog changes, inserted rows,
+ * deletions) in a private buffer while it runs; store__wal_commit appends
+ * the buffer plus a COMMIT record to the log with one write(2) under the
+ * log mutex, which also hands out the commit sequence numbers, so the
+ * order of COMMIT records in the file is the commit order. Aborted work is
+ * never written. Record layout (little endian, STORE_WAL_HEADER bytes of
+ * header, then the payload):
+ *
+ *     u32 crc32c     over bytes 4 .. 16 + len (the rest of the header and the payload)
+ *     u32 len        payload bytes
+ *     u32 ~len       guards the length: a damaged length is corruption, not a torn tail
+ *     u8  type       WAL_* (storage_int.h)
+ *     u8  pad[3]     zero
+ *
+ * Group commit: after its write, a committer waits until the file is
+ * fsync'd past its record. One waiter at a time runs fdatasync for everything
+ * written so far; those who arrive meanwhile wait for the next round, so
+ * concurrent commits share one fsync. With fsync = off the wait is skipped
+ * for everyone; with synchronous_commit = off for that transaction.
+ *
+ * Publication: commit sequence s becomes visible to new snapshots only
+ * after s - 1 is visible (store_g.visible_seq); the committer stamps its
+ * rows (xmin / xmax) in between. Sync commits are thus visible only once
+ * durable.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "common/error.h"
+#include "common/guc.h"
+
+/* ---- CRC32C (Castagnoli) ---- */
+
+static uint32_t crc_table[8][256];
+static int crc_hw;  /* 1: SSE4.2 crc32 instruction */
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int k = 1; k < 8; k++)
+            crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    crc_hw = __builtin_cpu_supports("sse4.2");
+#endif
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t crc_hw_run(uint32_t crc, const uint8_t *p,
+                                                            size_t len)
+{
+    uint64_t c = crc;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        c = __builtin_ia32_crc32di(c, w);
+        p += 8;
+        len -= 8;
+    }
+    uint32_t c32 = (uint32_t)c;
+    while (len--)
+        c32 = __builtin_ia32_crc32qi(c32, *p++);
+    return c32;
+}
+#endif
+
+uint32_t store__crc32c(uint32_t crc, const void *data, size_t len)
+{
+    pthread_once(&crc_once, crc_init);
+    const uint8_t *p = data;
+    crc = ~crc;
+#if defined(__x86_64__)
+    if (crc_hw)
+        return ~crc_hw_run(crc, p, len);
+#endif
+    while (len >= 8) {
+        uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                             (uint32_t)p[3] << 24);
+        crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^
+              crc_table[5][(lo >> 16) & 0xff] ^ crc_table[4][lo >> 24] ^ crc_table[3][p[4]] ^
+              crc_table[2][p[5]] ^ crc_table[1][p[6]] ^ crc_table[0][p[7]];
+        p += 8;
+        len -= 8;
+    }
+    while (len--)
+        crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xff];
+    return ~crc;
+}
+
+/* ---- the transaction's record buffer ---- */
+
+static void wal_reserve(StoreTxn *x, size_t extra)
+{
+    if (x->wal_len + extra <= x->wal_cap)
+        return;
+    size_t cap = x->wal_cap ? x->wal_cap : 4096;
+    while (cap < x->wal_len + extra)
+        cap *= 2;
+    uint8_t *p = realloc(x->wal, cap);
+    if (!p)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    x->wal = p;
+    x->wal_cap = cap;
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* Seal the record whose header starts at off (payload already in place). */
+static void wal_seal(uint8_t *rec, uint8_t type, size_t len)
+{
+    put32(rec + 4, (uint32_t)len);
+    put32(rec + 8, ~(uint32_t)len);
+    rec[12] = type;
+    rec[13] = rec[14] = rec[15] = 0;
+    put32(rec, store__crc32c(0, rec + 4, STORE_WAL_HEADER - 4 + len));
+}
+
+void store__wal_add(StoreTxn *x, uint8_t type, const void *payload, size_t len)
+{
+    if (store_g.replaying || !x)
+        return;
+    if (len > UINT32_MAX - 64)
+        err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "WAL record too large");
+    wal_reserve(x, STORE_WAL_HEADER + len);
+    uint8_t *rec = x->wal + x->wal_len;
+    if (len)
+        memcpy(rec + STORE_WAL_HEADER, payload, len);
+    wal_seal(rec, type, len);
+    x->wal_len += STORE_WAL_HEADER + len;
+}
+
+/* A payload builder over the txn's buffer: records are built in place. */
+typedef struct WalPut {
+    StoreTxn *x;
+    size_t start;  /* header offset */
+} WalPut;
+
+static WalPut put_begin(StoreTxn *x)
+{
+    wal_reserve(x, STORE_WAL_HEADER);
+    WalPut w = {x, x->wal_len};
+    x->wal_len += STORE_WAL_HEADER;
+    return w;
+}
+
+static void put_bytes(WalPut *w, const void *p, size_t n)
+{
+    wal_reserve(w->x, n);
+    if (n)
+        memcpy(w->x->wal + w->x->wal_len, p, n);
+    w->x->wal_len += n;
+}
+
+static void put_u8(WalPut *w, uint8_t v) { put_bytes(w, &v, 1); }
+static void put_u32(WalPut *w, uint32_t v) { put_bytes(w, &v, 4); }
+static void put_u64(WalPut *w, uint64_t v) { put_bytes(w, &v, 8); }
+static void put_str(WalPut *w, const char *s)
+{
+    if (!s) {
+        put_u32(w, UINT32_MAX);
+        return;
+    }
+    uint32_t n = (uint32_t)strlen(s);
+    put_u32(w, n);
+    put_bytes(w, s, n);
+}
+
+static void put_end(WalPut *w, uint8_t type)
+{
+    size_t len = w->x->wal_len - w->start - STORE_WAL_HEADER;
+    wal_seal(w->x->wal + w->start, type, len);
+}
+
+/* A column definition (CREATE_TABLE, ADD_COLUMN). */
+static void put_coldef(WalPut *w, const StoreColumnDef *c)
+{
+    put_str(w, c->name);
+    put_u32(w, c->type.oid);
+    put_u32(w, (uint32_t)c->type.typmod);
+    put_u8(w, c->not_null);
+    put_str(w, c->default_text);
+}
+
+void store__wal_create_table(StoreTxn *x, const StoreTable *t, int ncols)
+{
+    if (store_g.replaying)
+        return;
+    WalPut w = put_begin(x);
+    put_u32(&w, t->dboid);
+    put_u32(&w, t->oid);
+    put_str(&w, t->schema);
+    put_str(&w, t->name);
+    put_u32(&w, (uint32_t)ncols);
+    for (int i = 0; i < ncols; i++)
+        put_coldef(&w, &t->cols[i]);
+    put_u32(&w, (uint32_t)t->npkey);
+    for (int i = 0; i < t->npkey; i++)
+        put_u32(&w, (uint32_t)t->pkey[i]);
+    put_end(&w, WAL_CREATE_TABLE);
+}
+
+void store__wal_drop_table(StoreTxn *x, const StoreTable *t)
+{
+    uint32_t oid = t->oid;
+    store__wal_add(x, WAL_DROP_TABLE, &oid, sizeof oid);
+}
+
+void store__wal_delete(StoreTxn *x, const StoreTable *t, uint64_t row, uint64_t next)
+{
+    if (store_g.replaying)
+        return;
+    uint8_t buf[20];
+    memcpy(buf, &t->oid, 4);
+    memcpy(buf + 4, &row, 8);
+    memcpy(buf + 12, &next, 8);
+    store__wal_add(x, WAL_DELETE, buf, sizeof buf);
+}
+
+/* Column c of the batch's active rows: validity bits then values. */
+static void put_column(WalPut *w, const StoreTable *t, int c, const Batch *b)
+{
+    const Vector *v = &b->cols[c];
+    uint32_t n = b->count;
+    bool nulls = false;
+    for (uint32_t i = 0; i < n && !nulls; i++)
+        nulls = !vec_is_valid(v, batch_row(b, i));
+    put_u8(w, nulls);
+    if (nulls) {
+        uint8_t bits[VEC_CAPACITY / 8] = {0};
+        for (uint32_t i = 0; i < n; i++)
+            if (vec_is_valid(v, batch_row(b, i)))
+                bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+        put_bytes(w, bits, (n + 7) / 8);
+    }
+    if (t->phys[c] == PHYS_STR) {
+        const StrRef *s = v->data;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t r = v->is_const ? 0 : batch_row(b, i);
+            uint32_t len = vec_is_valid(v, r) ? s[r].len : 0;
+            put_u32(w, len);
+            put_bytes(w, s[r].ptr, len);
+        }
+        return;
+    }
+    size_t width = t->width[c];
+    if (!v->is_const && !b->sel) {
+        put_bytes(w, v->data, width * n);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = v->is_const ? 0 : batch_row(b, i);
+        put_bytes(w, (const char *)v->data + (size_t)r * width, width);
+    }
+}
+
+void store__wal_insert(StoreTxn *x, const StoreTable *t, uint64_t base, const Batch *b, int ncols)
+{
+    if (store_g.replaying || b->count == 0)
+        return;
+    ERR_ASSERT(b->count <= VEC_CAPACITY);
+    WalPut w = put_begin(x);
+    put_u32(&w, t->oid);
+    put_u64(&w, base);
+    put_u32(&w, b->count);
+    put_u32(&w, (uint32_t)ncols);
+    for (int c = 0; c < ncols; c++)
+        put_column(&w, t, c, b);
+    put_end(&w, WAL_INSERT);
+}
+
+void store__wal_add_column(StoreTxn *x, const StoreTable *t, int col, const Value *fill)
+{
+    if (store_g.replaying)
+        return;
+    WalPut w = put_begin(x);
+    put_u32(&w, t->oid);
+    put_coldef(&w, &t->cols[col]);
+    put_u8(&w, fill && !fill->is_null);
+    if (fill && !fill->is_null) {
+        if (t->phys[col] == PHYS_STR) {
+            put_u32(&w, fill->u.str.len);
+            put_bytes(&w, fill->u.str.ptr, fill->u.str.len);
+        } else {
+            put_bytes(&w, &fill->u, t->width[col]);
+        }
+    }
+    put_end(&w, WAL_ADD_COLUMN);
+}
+
+/* ---- the log file ---- */
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    int fd;
+    bool open;
+    uint64_t written;   /* bytes in the file */
+    uint64_t flushed;   /* bytes known durable */
+    bool flushing;      /* a committer runs fdatasync */
+    uint64_t next_seq;  /* last commit sequence handed out */
+    int blocked;        /* a checkpoint holds commits back */
+    uint64_t fsyncs, commits;
+    bool broken;        /* a write failed: no commit may proceed */
+} wal = {.mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .fd = -1};
+
+static pthread_mutex_t ckpt_auto = PTHREAD_MUTEX_INITIALIZER;
+
+/* fsync setting: PostgreSQL's server parameter when common/guc knows it. */
+static bool wal_fsync_enabled(void)
+{
+    if (!guc_canonical_name("fsync"))
+        return true;
+    return guc_get_bool(NULL, "fsync");
+}
+
+/* Open/switch the log file (recovery.c, checkpoint): path, size so far,
+ * last commit sequence. */
+void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq);
+void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq)
+{
+    pthread_mutex_lock(&wal.mu);
+    int old = wal.fd;
+    wal.fd = fd;
+    wal.written = wal.flushed = size;
+    if (last_seq > wal.next_seq)
+        wal.next_seq = last_seq;
+    wal.open = fd >= 0;
+    pthread_mutex_unlock(&wal.mu);
+    if (old >= 0 && old != fd)
+        close(old);
+}
+
+void store__wal_open(void) {}
+
+void store__wal_close(void)
+{
+    store__wal_set_file(-1, 0, 0);
+    pthread_mutex_lock(&wal.mu);
+    wal.next_seq = 0;
+    wal.broken = false;
+    wal.fsyncs = wal.commits = 0;
+    pthread_mutex_unlock(&wal.mu);
+}
+
+uint64_t store__wal_size(void)
+{
+    pthread_mutex_lock(&wal.mu);
+    uint64_t n = wal.written;
+    pthread_mutex_unlock(&wal.mu);
+    return n;
+}
+
+uint64_t store__wal_fsyncs(void) { return __atomic_load_n(&wal.fsyncs, __ATOMIC_RELAXED); }
+uint64_t store__wal_commits(void) { return __atomic_load_n(&wal.commits, __ATOMIC_RELAXED); }
+
+void store__wal_block_commits(void)
+{
+    pthread_mutex_lock(&wal.mu);
+    wal.blocked++;
+    /* Every commit that got a sequence must be published first. */
+    while (atomic_load(&store_g.visible_seq) != wal.next_seq)
+        pthread_cond_wait(&wal.cond, &wal.mu);
+    pthread_mutex_unlock(&wal.mu);
+}
+
+void store__wal_unblock_commits(void)
+{
+    pthread_mutex_lock(&wal.mu);
+    wal.blocked--;
+    pthread_cond_broadcast(&wal.cond);
+    pthread_mutex_unlock(&wal.mu);
+}
+
+static _Noreturn void wal_panic(const char *what, int e)
+{
+    /* PostgreSQL PANICs when it cannot write or flush WAL: the state of the
+     * log is unknown, only a restart (recovery) can continue. */
+    fprintf(stderr, "PANIC:  could not %s write-ahead log file in \"%s\": %s\n", what,
+            store_g.data_dir ? store_g.data_dir : "?", strerror(e));
+    abort();
+}
+
+static void write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            wal_panic("write", w < 0 ? errno : EIO);
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Wait until the log is durable up to `end` (group commit). Lock held. */
+static void wal_wait_flushed(uint64_t end)
+{
+    while (wal.flushed < end) {
+        if (wal.flushing) {
+            pthread_cond_wait(&wal.cond, &wal.mu);
+            continue;
+        }
+        wal.flushing = true;
+        uint64_t target = wal.written;
+        int fd = wal.fd;
+        pthread_mutex_unlock(&wal.mu);
+        int rc = fdatasync(fd);
+        int e = errno;
+        pthread_mutex_lock(&wal.mu);
+        if (rc != 0)
+            wal_panic("fsync", e);
+        wal.fsyncs++;
+        if (target > wal.flushed)
+            wal.flushed = target;
+        wal.flushing = false;
+        pthread_cond_broadcast(&wal.cond);
+    }
+}
+
+/* Append the COMMIT record, write the buffer; returns the sequence and the
+ * end offset. Lock held. */
+static uint64_t wal_append_commit(StoreTxn *x, uint64_t *end)
+{
+    while (wal.blocked)
+        pthread_cond_wait(&wal.cond, &wal.mu);
+    if (!wal.open || wal.broken)
+        wal_panic("append to", EBADF);
+    uint64_t seq = ++wal.next_seq;
+    uint8_t *rec = x->wal + x->wal_len;
+    memcpy(rec + STORE_WAL_HEADER, &seq, 8);
+    wal_seal(rec, WAL_COMMIT, 8);
+    x->wal_len += STORE_WAL_HEADER + 8;
+    write_all(wal.fd, x->wal, x->wal_len);
+    wal.written += x->wal_len;
+    wal.commits++;
+    *end = wal.written;
+    return seq;
+}
+
+/* A checkpoint because the WAL grew past STORE_WAL_CHECKPOINT_BYTES. The
+ * commit that triggered it is done: a failure is reported to stderr only. */
+__attribute__((noinline)) static void auto_checkpoint(void)
+{
+    if (pthread_mutex_trylock(&ckpt_auto) != 0)
+        return;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store_checkpoint();
+        err_pop(&jmp);
+    } else {
+        fprintf(stderr, "WARNING:  automatic checkpoint failed: %s\n", err_current()->message);
+        err_clear();
+    }
+    pthread_mutex_unlock(&ckpt_auto);
+}
+
+uint64_t store__wal_commit(StoreTxn *x)
+{
+    if (store_g.replaying) {
+        uint64_t seq = store_g.replay_seq;
+        store__undo_commit(x, seq);
+        atomic_store(&store_g.visible_seq, seq);
+        return seq;
+    }
+    if (x->wal_len == 0 && x->nundo == 0)
+        return 0;
+    wal_reserve(x, STORE_WAL_HEADER + 8);  /* before the lock: may raise */
+    pthread_mutex_lock(&wal.mu);
+    uint64_t end = 0;
+    uint64_t seq = wal_append_commit(x, &end);
+    if (x->sync_commit && wal_fsync_enabled())
+        wal_wait_flushed(end);
+    else if (wal.flushed < end && !wal_fsync_enabled())
+        wal.flushed = end;
+    /* Publish in sequence order. */
+    while (atomic_load(&store_g.visible_seq) != seq - 1)
+        pthread_cond_wait(&wal.cond, &wal.mu);
+    pthread_mutex_unlock(&wal.mu);
+    store__undo_commit(x, seq);  /* cannot fail */
+    pthread_mutex_lock(&wal.mu);
+    atomic_store(&store_g.visible_seq, seq);
+    pthread_cond_broadcast(&wal.cond);
+    bool big = wal.written > STORE_WAL_CHECKPOINT_BYTES && !wal.blocked;
+    pthread_mutex_unlock(&wal.mu);
+    x->wal_len = 0;
+    if (big)
+        auto_checkpoint();
+    return seq;
+}
