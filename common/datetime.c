@@ -165,9 +165,51 @@ int64_t timestamp_now(void)
 
 /* ---- output ---- */
 
+/* Decimal digits of v, zero-padded to minw; returns the length. (The
+ * formatters below avoid snprintf: they run once per value of a result.) */
+static size_t dt_put_uint(char *p, unsigned v, int minw)
+{
+    char tmp[12];
+    int n = 0;
+    size_t k = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n < minw)
+        tmp[n++] = '0';
+    while (n)
+        p[k++] = tmp[--n];
+    return k;
+}
+
 static size_t dt_format_ymd(int y, int m, int d, char *buf)
 {
-    return (size_t)snprintf(buf, DATETIME_BUF, "%04d-%02d-%02d", y > 0 ? y : -(y - 1), m, d);
+    size_t n = dt_put_uint(buf, (unsigned)(y > 0 ? y : -(y - 1)), 4);
+    buf[n++] = '-';
+    n += dt_put_uint(buf + n, (unsigned)m, 2);
+    buf[n++] = '-';
+    n += dt_put_uint(buf + n, (unsigned)d, 2);
+    buf[n] = '\0';
+    return n;
+}
+
+/* "HH:MM:SS[.ffffff]" (fraction without trailing zeros); NUL added. */
+static size_t dt_format_hms(int64_t secs, int usec, char *buf)
+{
+    size_t n = dt_put_uint(buf, (unsigned)(secs / 3600), 2);
+    buf[n++] = ':';
+    n += dt_put_uint(buf + n, (unsigned)(secs / 60 % 60), 2);
+    buf[n++] = ':';
+    n += dt_put_uint(buf + n, (unsigned)(secs % 60), 2);
+    if (usec != 0) {
+        buf[n++] = '.';
+        n += dt_put_uint(buf + n, (unsigned)usec, 6);
+        while (buf[n - 1] == '0')
+            n--;
+    }
+    buf[n] = '\0';
+    return n;
 }
 
 size_t date_format(int32_t date, char *buf)
@@ -202,14 +244,8 @@ size_t timestamp_format(int64_t ts, char *buf)
     date_to_ymd(date, &y, &mo, &d);
     n = dt_format_ymd(y, mo, d, buf);
     usec = (int)(t % USECS_PER_SEC);
-    t /= USECS_PER_SEC;
-    n += (size_t)snprintf(buf + n, DATETIME_BUF - n, " %02d:%02d:%02d", (int)(t / 3600),
-                          (int)(t / 60 % 60), (int)(t % 60));
-    if (usec != 0) {
-        n += (size_t)snprintf(buf + n, DATETIME_BUF - n, ".%06d", usec);
-        while (buf[n - 1] == '0')
-            n--;
-    }
+    buf[n++] = ' ';
+    n += dt_format_hms(t / USECS_PER_SEC, usec, buf + n);
     if (y <= 0) {
         memcpy(buf + n, " BC", 3);
         n += 3;
@@ -842,12 +878,19 @@ int64_t time_from_timestamptz(int64_t ts)
 size_t datetime_format_offset(int32_t off, char *buf)
 {
     int a = off < 0 ? -off : off;
-    char sign = off < 0 ? '-' : '+';
-    if (a % 60 != 0)
-        return (size_t)sprintf(buf, "%c%02d:%02d:%02d", sign, a / 3600, a / 60 % 60, a % 60);
-    if (a / 60 % 60 != 0)
-        return (size_t)sprintf(buf, "%c%02d:%02d", sign, a / 3600, a / 60 % 60);
-    return (size_t)sprintf(buf, "%c%02d", sign, a / 3600);
+    size_t n = 1;
+    buf[0] = off < 0 ? '-' : '+';
+    n += dt_put_uint(buf + n, (unsigned)(a / 3600), 2);
+    if (a % 3600 != 0) {
+        buf[n++] = ':';
+        n += dt_put_uint(buf + n, (unsigned)(a / 60 % 60), 2);
+    }
+    if (a % 60 != 0) {
+        buf[n++] = ':';
+        n += dt_put_uint(buf + n, (unsigned)(a % 60), 2);
+    }
+    buf[n] = '\0';
+    return n;
 }
 
 size_t timestamptz_format(int64_t ts, char *buf)
@@ -950,16 +993,5 @@ int64_t time_in(const char *s, size_t len)
 
 size_t time_format(int64_t t, char *buf)
 {
-    int usec = (int)(t % USECS_PER_SEC);
-    size_t n;
-    t /= USECS_PER_SEC;
-    n = (size_t)snprintf(buf, DATETIME_BUF, "%02d:%02d:%02d", (int)(t / 3600), (int)(t / 60 % 60),
-                         (int)(t % 60));
-    if (usec != 0) {
-        n += (size_t)snprintf(buf + n, DATETIME_BUF - n, ".%06d", usec);
-        while (buf[n - 1] == '0')
-            n--;
-        buf[n] = '\0';
-    }
-    return n;
+    return dt_format_hms(t / USECS_PER_SEC, (int)(t % USECS_PER_SEC), buf);
 }

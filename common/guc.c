@@ -409,12 +409,30 @@ static bool guc_zone_lookup(const char *name, char *out, size_t size)
     return out[0] != '\0' && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* TimeZone: UTC/GMT, a numeric offset, or a zone known to the system's tzdata. */
+/* TimeZone: UTC/GMT, a number of hours (SQL sign: '-3', '5.5'; shown as
+ * PostgreSQL shows it, "<-03>+03"), a POSIX offset ('+05:30', west
+ * positive, kept as written), or a zone known to the system's tzdata. */
 static const char *guc_check_timezone(const char *v, char *buf, size_t size)
 {
     const char *p = v;
+    char *end;
+    double hours;
     if (strcasecmp(v, "utc") == 0 || strcasecmp(v, "gmt") == 0) {
         snprintf(buf, size, "%s", strcasecmp(v, "utc") == 0 ? "UTC" : "GMT");
+        return buf;
+    }
+    hours = strtod(v, &end);
+    if (end != v && *end == '\0' && (isdigit((unsigned char)v[0]) || strchr("+-.", v[0]))) {
+        long secs = lround(fabs(hours) * 3600);
+        char off[24];
+        if (fabs(hours) > 15)
+            return NULL;
+        snprintf(off, sizeof off, "%02ld", secs / 3600);
+        if (secs % 3600 != 0)
+            snprintf(off + strlen(off), sizeof off - strlen(off), ":%02ld", secs % 3600 / 60);
+        if (secs % 60 != 0)
+            snprintf(off + strlen(off), sizeof off - strlen(off), ":%02ld", secs % 60);
+        snprintf(buf, size, hours < 0 ? "<-%s>+%s" : "<+%s>-%s", off, off);
         return buf;
     }
     if (*p == '+' || *p == '-')
@@ -427,6 +445,10 @@ static const char *guc_check_timezone(const char *v, char *buf, size_t size)
             return buf;
         }
         return NULL;
+    }
+    if (v[0] == '<' && tz_load(v) != NULL) { /* a value SHOW printed: "<-03>+03" */
+        snprintf(buf, size, "%s", v);
+        return buf;
     }
     if (v[0] == '\0' || v[0] == '/' || strlen(v) >= 256)
         return NULL;

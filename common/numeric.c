@@ -617,6 +617,22 @@ StrRef numeric_round(StrRef a, int scale, MemArena *arena)
     return num_pack(&v, arena);
 }
 
+int numeric_min_scale(StrRef num)
+{
+    NumPacked p = num_peek(num);
+    int scale, d;
+    if (p.sign == NUM_NAN)
+        return -1;
+    if (p.ndigits == 0)
+        return 0;
+    scale = (p.ndigits - 1 - p.weight) * DEC_DIGITS;
+    if (scale <= 0)
+        return 0;
+    for (d = num_digit(&p, p.ndigits - 1); d % 10 == 0; d /= 10)
+        scale--;
+    return scale;
+}
+
 /* ---- comparison and hashing (no allocation) ---- */
 
 static int num_cmp_abs_packed(const NumPacked *a, const NumPacked *b)

@@ -87,6 +87,16 @@ StrRef numeric_exp(StrRef num, MemArena *arena);
 StrRef numeric_ln(StrRef num, MemArena *arena);
 StrRef numeric_log(StrRef base, StrRef num, MemArena *arena);
 StrRef numeric_power(StrRef base, StrRef expo, MemArena *arena);
+/* div(a, b): the quotient truncated toward zero, dscale 0 (22012 on zero);
+ * sign: -1, 0 or 1; gcd/lcm with dscale max of the inputs' (lcm(x, 0) = 0);
+ * min_scale: fractional digits needed (1.500 → 1; -1 for NaN, where SQL's
+ * min_scale is NULL); trim_scale: the value with that dscale. */
+StrRef numeric_div_trunc(StrRef a, StrRef b, MemArena *arena);
+StrRef numeric_sign(StrRef num, MemArena *arena);
+StrRef numeric_gcd(StrRef a, StrRef b, MemArena *arena);
+StrRef numeric_lcm(StrRef a, StrRef b, MemArena *arena);
+int numeric_min_scale(StrRef num);
+StrRef numeric_trim_scale(StrRef num, MemArena *arena);
 
 int numeric_cmp(StrRef a, StrRef b);       /* -1, 0, 1; NaN sorts above all */
 uint64_t numeric_hash(StrRef a);           /* equal values → equal hashes */

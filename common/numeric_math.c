@@ -1,7 +1,7 @@
 /*
  * numeric_math.c — numeric functions beyond the four operations: trunc,
- * floor, ceil, sqrt, exp, ln, log and power, with PostgreSQL 15's result
- * scales (numeric.c's numeric_sqrt/exp/ln/log/power) and errors.
+ * floor, ceil, sqrt, exp, ln, log, power, div, sign, gcd, lcm, trim_scale,
+ * with PostgreSQL 15's result scales (its numeric.c) and errors.
  *
  * The result scale (rscale) is chosen exactly as PostgreSQL chooses it; the
  * value is then computed with guard digits by textbook methods (Newton for
@@ -495,4 +495,108 @@ StrRef numeric_power(StrRef base, StrRef expo, MemArena *arena)
         nm_power_real(&x, &y, &r, arena);
     }
     return numvar__pack(&r, arena);
+}
+
+/* ---- div, sign, gcd, lcm, scales ---- */
+
+StrRef numeric_div_trunc(StrRef a, StrRef b, MemArena *arena)
+{
+    NumVar x, y, r;
+    numvar__unpack(a, &x, arena);
+    numvar__unpack(b, &y, arena);
+    if (x.sign == NUM_NAN)
+        return a;
+    if (y.sign == NUM_NAN)
+        return b;
+    numvar__div(&x, &y, &r, 0, false, arena);
+    return numvar__pack(&r, arena);
+}
+
+StrRef numeric_sign(StrRef num, MemArena *arena)
+{
+    NumVar x;
+    numvar__unpack(num, &x, arena);
+    if (x.sign == NUM_NAN)
+        return num;
+    return numeric_from_int64(nm_is_zero(&x) ? 0 : x.sign == NUM_NEG ? -1 : 1, arena);
+}
+
+/* Euclid with mod on |a|, |b| (PostgreSQL's gcd_var); dscale left to the caller. */
+static void nm_gcd(const NumVar *a, const NumVar *b, NumVar *r, MemArena *arena)
+{
+    NumVar x = *a, y = *b, t;
+    x.sign = NUM_POS;
+    y.sign = NUM_POS;
+    while (!nm_is_zero(&y)) {
+        numvar__mod(&x, &y, &t, arena);
+        numvar__strip(&t);
+        x = y;
+        y = t;
+    }
+    *r = x;
+}
+
+StrRef numeric_gcd(StrRef a, StrRef b, MemArena *arena)
+{
+    NumVar x, y, r;
+    numvar__unpack(a, &x, arena);
+    numvar__unpack(b, &y, arena);
+    if (x.sign == NUM_NAN)
+        return a;
+    if (y.sign == NUM_NAN)
+        return b;
+    nm_gcd(&x, &y, &r, arena);
+    r.dscale = NM_MAX(x.dscale, y.dscale);
+    return numvar__pack(&r, arena);
+}
+
+StrRef numeric_lcm(StrRef a, StrRef b, MemArena *arena)
+{
+    NumVar x, y, g, q, r;
+    int dscale;
+    numvar__unpack(a, &x, arena);
+    numvar__unpack(b, &y, arena);
+    if (x.sign == NUM_NAN)
+        return a;
+    if (y.sign == NUM_NAN)
+        return b;
+    dscale = NM_MAX(x.dscale, y.dscale);
+    if (nm_is_zero(&x) || nm_is_zero(&y)) {
+        numvar__zero(&r);
+    } else {
+        /* lcm = |x| / gcd * |y|, exact */
+        nm_gcd(&x, &y, &g, arena);
+        x.sign = NUM_POS;
+        y.sign = NUM_POS;
+        numvar__div(&x, &g, &q, 0, false, arena);
+        numvar__mul(&q, &y, &r, y.dscale, arena);
+    }
+    r.dscale = dscale;
+    return numvar__pack(&r, arena);
+}
+
+/* Fractional digits needed to show the value exactly (PostgreSQL's min_scale). */
+static int nm_min_scale(const NumVar *v)
+{
+    int last, scale;
+    NumDigit d;
+    if (v->ndigits == 0)
+        return 0;
+    last = v->ndigits - 1;
+    scale = (last - v->weight) * DEC_DIGITS;
+    if (scale <= 0)
+        return 0;
+    for (d = v->digits[last]; d % 10 == 0; d /= 10)
+        scale--;
+    return scale;
+}
+
+StrRef numeric_trim_scale(StrRef num, MemArena *arena)
+{
+    NumVar x;
+    numvar__unpack(num, &x, arena);
+    if (x.sign == NUM_NAN)
+        return num;
+    x.dscale = nm_min_scale(&x);
+    return numvar__pack(&x, arena);
 }

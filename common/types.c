@@ -9,6 +9,7 @@
 #include "common/types.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,13 +60,27 @@ static const TypeInfo type_table[] = {
 };
 
 #define TYPE_COUNT (sizeof type_table / sizeof type_table[0])
+_Static_assert(sizeof type_table / sizeof type_table[0] < 255, "type_slot holds row + 1 in a byte");
+
+/* OID → row + 1 (0 = unknown), built once: type_info is on per-value
+ * paths (array_view, type_phys). Every OID of the table is below 4096. */
+#define TYPE_SLOTS 4096
+static uint8_t type_slot[TYPE_SLOTS];
+static pthread_once_t type_slot_once = PTHREAD_ONCE_INIT;
+
+static void type_slot_build(void)
+{
+    for (size_t i = 0; i < TYPE_COUNT; i++)
+        if (type_table[i].oid < TYPE_SLOTS)
+            type_slot[type_table[i].oid] = (uint8_t)(i + 1);
+}
 
 const TypeInfo *type_info(uint32_t oid)
 {
-    for (size_t i = 0; i < TYPE_COUNT; i++)
-        if (type_table[i].oid == oid)
-            return &type_table[i];
-    return NULL;
+    pthread_once(&type_slot_once, type_slot_build);
+    if (oid >= TYPE_SLOTS || type_slot[oid] == 0)
+        return NULL;
+    return &type_table[type_slot[oid] - 1];
 }
 
 PhysType type_phys(SqlType t)
@@ -207,19 +222,38 @@ uint32_t type_lookup_name(const char *name)
     return TYPE_INVALID;
 }
 
+/* One X(elem, array) per array type; the switches below compile to jump
+ * tables (type_is_array sits on per-value paths such as type_output). */
+#define TYPE_ARRAY_PAIRS(X)                                                      \
+    X(TYPE_BOOL, TYPE_BOOL_ARRAY) X(TYPE_BYTEA, TYPE_BYTEA_ARRAY)                \
+    X(TYPE_INT2, TYPE_INT2_ARRAY) X(TYPE_INT4, TYPE_INT4_ARRAY)                  \
+    X(TYPE_INT8, TYPE_INT8_ARRAY) X(TYPE_TEXT, TYPE_TEXT_ARRAY)                  \
+    X(TYPE_BPCHAR, TYPE_BPCHAR_ARRAY) X(TYPE_VARCHAR, TYPE_VARCHAR_ARRAY)        \
+    X(TYPE_FLOAT4, TYPE_FLOAT4_ARRAY) X(TYPE_FLOAT8, TYPE_FLOAT8_ARRAY)          \
+    X(TYPE_TIMESTAMP, TYPE_TIMESTAMP_ARRAY) X(TYPE_DATE, TYPE_DATE_ARRAY)        \
+    X(TYPE_TIME, TYPE_TIME_ARRAY) X(TYPE_TIMESTAMPTZ, TYPE_TIMESTAMPTZ_ARRAY)    \
+    X(TYPE_INTERVAL, TYPE_INTERVAL_ARRAY) X(TYPE_NUMERIC, TYPE_NUMERIC_ARRAY)    \
+    X(TYPE_UUID, TYPE_UUID_ARRAY) X(TYPE_JSON, TYPE_JSON_ARRAY)                  \
+    X(TYPE_JSONB, TYPE_JSONB_ARRAY)
+
 uint32_t type_array_of(uint32_t elem_oid)
 {
-    const TypeInfo *ti = type_info(elem_oid);
-    return ti ? ti->array : TYPE_INVALID;
+    switch (elem_oid) {
+#define TYPE_X(e, a) case e: return a;
+    TYPE_ARRAY_PAIRS(TYPE_X)
+#undef TYPE_X
+    default: return TYPE_INVALID;
+    }
 }
 
 uint32_t type_element_of(uint32_t array_oid)
 {
-    const TypeInfo *ti;
-    if (array_oid < TYPE_JSON_ARRAY) /* cheap exit for the common scalars */
-        return TYPE_INVALID;
-    ti = type_info(array_oid);
-    return ti ? ti->elem : TYPE_INVALID;
+    switch (array_oid) {
+#define TYPE_X(e, a) case a: return e;
+    TYPE_ARRAY_PAIRS(TYPE_X)
+#undef TYPE_X
+    default: return TYPE_INVALID;
+    }
 }
 
 Interval interval_get(StrRef s)

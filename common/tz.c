@@ -325,6 +325,17 @@ static TzZone *tz_fixed(const char *name, int32_t off)
     return z;
 }
 
+static TzZone *tz_posix(const char *name)
+{
+    TzRule r;
+    TzZone *z;
+    if (!tz_parse_rule(name, &r) || r.has_dst || (z = calloc(1, sizeof *z)) == NULL)
+        return NULL;
+    snprintf(z->name, sizeof z->name, "%s", name);
+    z->rule = r;
+    return z;
+}
+
 static TzZone *tz_read(const char *name)
 {
     char path[512], canon[TZ_NAME_MAX];
@@ -394,6 +405,8 @@ const TzZone *tz_load(const char *name)
             z = tz_fixed(strcasecmp(name, "utc") == 0 ? "UTC" : "GMT", 0);
         else if (tz_numeric(name, &off))
             z = tz_fixed(name, off);
+        else if (name[0] == '<') /* "<+05:30>-05:30": a POSIX spec (SHOW's form of '5.5') */
+            z = tz_posix(name);
         else
             z = tz_read(name);
         if (z)

@@ -543,10 +543,31 @@ void exec__eval_const(ExecQuery *q, const Expr *e, Value *out)
     }
 }
 
+/* Nested runs and scratch arenas a standalone evaluation created (a
+ * subquery inside a constant expression). */
+static void scalar_cleanup(ExecQuery *q)
+{
+    exec__subs_close(q);
+    for (int i = 0; i < q->nscratch; i++)
+        mem_arena_destroy(q->scratch[i]);
+    q->nscratch = 0;
+}
+
 void exec_eval_scalar(const Expr *e, const Value *params, int nparams, MemArena *arena, Value *out)
 {
-    ExecQuery q = {.arena = arena, .params = params, .nparams = nparams};
-    exec__eval_const(&q, e, out);
+    ExecQuery *q = MEM_NEW(arena, ExecQuery);   /* in memory: survives a longjmp intact */
+    q->arena = arena;
+    q->params = params;
+    q->nparams = nparams;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        exec__eval_const(q, e, out);
+        err_pop(&jmp);
+    } else {
+        scalar_cleanup(q);
+        err_rethrow();
+    }
+    scalar_cleanup(q);
 }
 
 bool exec__eval_int8(ExecQuery *q, const Expr *e, int64_t *out)

@@ -122,7 +122,8 @@ typedef enum AggKind {
  * argument vectors goes to the state at states + grp[i] * state_size —
  * and is called once per batch (one indirect call per batch, loops inside).
  * Rows whose first argument is NULL are skipped by update() itself (these
- * aggregates are strict in it); arg2 is the second argument (corr(y, x):
+ * aggregates are strict in it, except array_agg, which keeps NULL elements
+ * as PostgreSQL's; so op_agg must pass NULL rows through); arg2 is the second argument (corr(y, x):
  * x; string_agg: the delimiter; percentile_*: the fraction) or NULL for
  * one-argument aggregates. `arena` holds memory owned by states (string_agg
  * text, percentile value lists) and lives as long as the states; `scratch`

@@ -7,7 +7,8 @@
  * numeric_stddev_internal), the two-variable float8 statistics (corr,
  * covar_pop, covar_samp, regr_slope, regr_intercept, regr_count,
  * regr_avgx/avgy, regr_sxx/syy/sxy, regr_r2: float8_regr_accum),
- * string_agg(text, text), and the ordered-set aggregates
+ * string_agg(text, text), array_agg (every scalar type → its array,
+ * NULL elements kept), and the ordered-set aggregates
  * percentile_cont(float8), percentile_disc and mode over fixed-width
  * types and text.
  *
@@ -22,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/array.h"
 #include "common/error.h"
 #include "common/numeric.h"
 #include "common/types.h"
@@ -604,6 +606,45 @@ static const AggImpl impl_percentile_cont = {sizeof(OsState), upd_ordered, fin_p
 static const AggImpl impl_percentile_disc = {sizeof(OsState), upd_ordered, fin_percentile_disc};
 static const AggImpl impl_mode = {sizeof(OsState), upd_ordered, fin_mode};
 
+/* ---------- array_agg(x) → x[] (NULL elements kept, as PostgreSQL) ---------- */
+
+typedef struct ArrAggState {
+    Value *vals;
+    uint32_t count, cap;
+    SqlType elem;
+} ArrAggState;
+
+static void upd_array_agg(uint8_t *states, const uint32_t *grp, const uint16_t *rows, uint32_t n,
+                          const Vector *arg, const Vector *arg2, MemArena *arena, MemArena *sc)
+{
+    (void)arg2, (void)sc;
+    AGG_FOR(n) {
+        uint32_t row = rows[i];
+        STATE(ArrAggState);
+        st->elem = arg->type;
+        st->vals = grow_array(arena, st->vals, &st->cap, st->count, sizeof(Value));
+        Value v;
+        vec_get_value(arg, arg_row(arg, row), &v);
+        if (!v.is_null && arg->phys == PHYS_STR) {   /* the batch's bytes don't outlive it */
+            char *copy = mem_alloc(arena, v.u.str.len + 1);
+            if (v.u.str.len) memcpy(copy, v.u.str.ptr, v.u.str.len);
+            v.u.str.ptr = copy;
+        }
+        st->vals[st->count++] = v;
+    }
+}
+
+static void fin_array_agg(const uint8_t *state, Vector *out, uint32_t row, MemArena *arena)
+{
+    const ArrAggState *st = (const ArrAggState *)state;
+    if (st->count == 0) {
+        vec_set_null(out, row);
+        return;
+    }
+    ((StrRef *)out->data)[row] = array_build(st->elem, 1, st->count, st->vals, arena);
+}
+static const AggImpl impl_array_agg = {sizeof(ArrAggState), upd_array_agg, fin_array_agg};
+
 /* ---------- the table ---------- */
 
 #define G1(nm, t, ret, im) {.name = (nm), .kind = AGG_GENERIC, .argtype = (t), .rettype = (ret), .impl = &(im)}
@@ -639,5 +680,16 @@ const AggDesc exec__aggs_generic[] = {
     OS_DISC_MODE(TYPE_FLOAT4) OS_DISC_MODE(TYPE_FLOAT8) OS_DISC_MODE(TYPE_NUMERIC)
     OS_DISC_MODE(TYPE_TEXT) OS_DISC_MODE(TYPE_DATE) OS_DISC_MODE(TYPE_TIMESTAMP)
     OS_DISC_MODE(TYPE_BOOL)
+#define ARRAY_AGG(t, at) G1("array_agg", t, at, impl_array_agg),
+    ARRAY_AGG(TYPE_BOOL, TYPE_BOOL_ARRAY) ARRAY_AGG(TYPE_BYTEA, TYPE_BYTEA_ARRAY)
+    ARRAY_AGG(TYPE_INT2, TYPE_INT2_ARRAY) ARRAY_AGG(TYPE_INT4, TYPE_INT4_ARRAY)
+    ARRAY_AGG(TYPE_INT8, TYPE_INT8_ARRAY) ARRAY_AGG(TYPE_TEXT, TYPE_TEXT_ARRAY)
+    ARRAY_AGG(TYPE_BPCHAR, TYPE_BPCHAR_ARRAY) ARRAY_AGG(TYPE_VARCHAR, TYPE_VARCHAR_ARRAY)
+    ARRAY_AGG(TYPE_FLOAT4, TYPE_FLOAT4_ARRAY) ARRAY_AGG(TYPE_FLOAT8, TYPE_FLOAT8_ARRAY)
+    ARRAY_AGG(TYPE_NUMERIC, TYPE_NUMERIC_ARRAY) ARRAY_AGG(TYPE_DATE, TYPE_DATE_ARRAY)
+    ARRAY_AGG(TYPE_TIME, TYPE_TIME_ARRAY) ARRAY_AGG(TYPE_TIMESTAMP, TYPE_TIMESTAMP_ARRAY)
+    ARRAY_AGG(TYPE_TIMESTAMPTZ, TYPE_TIMESTAMPTZ_ARRAY) ARRAY_AGG(TYPE_INTERVAL, TYPE_INTERVAL_ARRAY)
+    ARRAY_AGG(TYPE_UUID, TYPE_UUID_ARRAY) ARRAY_AGG(TYPE_JSON, TYPE_JSON_ARRAY)
+    ARRAY_AGG(TYPE_JSONB, TYPE_JSONB_ARRAY)
 };
 const int exec__aggs_generic_count = (int)(sizeof exec__aggs_generic / sizeof exec__aggs_generic[0]);

@@ -3,9 +3,11 @@
  * timestamp, timestamptz, time and interval: timestamp/timestamptz/date ±
  * interval, timestamp − timestamp, interval arithmetic (+ − unary − * /),
  * time ± interval, time − time, date + time; justify_days/hours/interval,
- * make_date, date_trunc (timestamp, timestamptz), extract (→ numeric, as
- * PostgreSQL ≥ 14) and date_part (→ float8) for timestamp, timestamptz,
- * date and interval, age, clock_timestamp.
+ * make_date, date_trunc (timestamp, timestamptz [, zone], interval),
+ * date_bin, extract (→ numeric, as PostgreSQL ≥ 14) and date_part
+ * (→ float8) for timestamp, timestamptz, date and interval, age,
+ * clock_timestamp, timezone (AT TIME ZONE), isfinite, to_timestamp(float8)
+ * and to_char(timestamp | timestamptz, template).
  *
  * timestamptz values are UTC microseconds; field-wise functions
  * (date_trunc, extract, age) work on the session zone's wall clock
@@ -18,6 +20,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "common/datetime.h"
@@ -28,6 +31,7 @@
 #include "common/tz.h"
 #include "executor/funcs.h"
 #include "executor/kernels_template.h"
+#include "executor/kernels_text.h"
 
 #define IV(s) interval_get(s)
 #define MKIV(iv) interval_make((iv), arena)
@@ -236,6 +240,90 @@ static void date_trunc_kernel(const FuncCallCtx *ctx, Vector *const *args, Vecto
 }
 static void k_date_trunc_ts(const FuncCallCtx *c, Vector *const *a, Vector *r) { date_trunc_kernel(c, a, r, false); }
 static void k_date_trunc_tz(const FuncCallCtx *c, Vector *const *a, Vector *r) { date_trunc_kernel(c, a, r, true); }
+
+/* date_trunc(unit, interval): PostgreSQL's interval_trunc on the
+ * (years, months, days, time) fields; week is not supported. */
+static Interval trunc_interval(Unit u, Interval iv, const char *name)
+{
+    int64_t t = iv.micros;
+    int32_t years = iv.months / 12, mons = iv.months % 12;
+    switch (u) {
+    case U_MILLENNIUM: years = years / 1000 * 1000; mons = 0; iv.days = 0; t = 0; break;
+    case U_CENTURY: years = years / 100 * 100; mons = 0; iv.days = 0; t = 0; break;
+    case U_DECADE: years = years / 10 * 10; mons = 0; iv.days = 0; t = 0; break;
+    case U_YEAR: mons = 0; iv.days = 0; t = 0; break;
+    case U_QUARTER: mons = 3 * (mons / 3); iv.days = 0; t = 0; break;
+    case U_MONTH: iv.days = 0; t = 0; break;
+    case U_DAY: t = 0; break;
+    case U_HOUR: t -= t % USECS_PER_HOUR; break;
+    case U_MINUTE: t -= t % (60 * USECS_PER_SEC); break;
+    case U_SECOND: t -= t % USECS_PER_SEC; break;
+    case U_MILLI: t -= t % 1000; break;
+    case U_MICRO: break;
+    case U_WEEK: {
+        ErrorData *e = err_begin(ERRCODE_FEATURE_NOT_SUPPORTED);
+        err_message(e, "unit \"%s\" not supported for type interval", name);
+        err_detail(e, "Months usually have fractional weeks.");
+        err_throw();
+    }
+    default: unit_error(name, u != U_NONE, "interval");
+    }
+    return (Interval){t, iv.days, years * 12 + mons};
+}
+
+static void k_date_trunc_iv(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    const StrRef *f = args[0]->data, *v = args[1]->data;
+    uint32_t fm = args[0]->is_const ? 0 : UINT32_MAX, vm = args[1]->is_const ? 0 : UINT32_MAX;
+    StrRef *r = result->data;
+    char name[64];
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ctx->sel ? ctx->sel[i] : i;
+        if (!kernel_row_valid(result, row)) continue;
+        Unit u = unit_lookup(f[row & fm], name, sizeof name);
+        r[row] = interval_make(trunc_interval(u, IV(v[row & vm]), name), ctx->arena);
+    }
+}
+
+/* date_bin(stride, source, origin): origin + floor((source - origin) / stride) * stride. */
+static int64_t date_bin_one(StrRef stride_s, int64_t src, int64_t origin)
+{
+    Interval st = IV(stride_s);
+    if (!ts_finite(src)) return src;
+    if (!ts_finite(origin))
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "origin out of range");
+    if (st.months != 0)
+        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED,
+                  "timestamps cannot be binned into intervals containing months or years");
+    int64_t stride;
+    if (__builtin_mul_overflow((int64_t)st.days, USECS_PER_DAY, &stride) ||
+        __builtin_add_overflow(stride, st.micros, &stride))
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "interval out of range");
+    if (stride <= 0) err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "stride must be greater than zero");
+    int64_t diff;
+    if (__builtin_sub_overflow(src, origin, &diff))
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "interval out of range");
+    int64_t rem = diff % stride, delta = diff - rem;
+    if (rem < 0) delta -= stride;   /* floor, as PostgreSQL 15 */
+    int64_t res;
+    if (__builtin_add_overflow(origin, delta, &res))
+        err_raise(ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range");
+    return res;
+}
+
+static void k_date_bin(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    const StrRef *st = args[0]->data;
+    const int64_t *src = args[1]->data, *org = args[2]->data;
+    uint32_t am = args[0]->is_const ? 0 : UINT32_MAX, bm = args[1]->is_const ? 0 : UINT32_MAX;
+    uint32_t cm = args[2]->is_const ? 0 : UINT32_MAX;
+    int64_t *r = result->data;
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ctx->sel ? ctx->sel[i] : i;
+        if (!kernel_row_valid(result, row)) continue;
+        r[row] = date_bin_one(st[row & am], src[row & bm], org[row & cm]);
+    }
+}
 
 /* ---------- extract / date_part ---------- */
 
@@ -541,6 +629,218 @@ static int64_t to_timestamp_one(double secs)
 }
 KERNEL_ROWS_UNARY(k_to_timestamp, double, int64_t, r[row] = to_timestamp_one(a[ia]))
 
+/* ---------- to_char(timestamp | timestamptz, template) ---------- */
+
+/* The broken-down time to_char formats. */
+typedef struct TcTm {
+    Tm tm;
+    bool has_tz;
+    int32_t tzoff;            /* seconds east */
+    const char *tzabbr;
+} TcTm;
+
+typedef enum TcKey {
+    TC_HH24, TC_HH12, TC_HH, TC_MI, TC_SSSSS, TC_SSSS, TC_SS, TC_MS, TC_US, TC_AM, TC_PM, TC_A_M,
+    TC_P_M, TC_YCOMMA, TC_YYYY, TC_YYY, TC_YY, TC_Y, TC_IYYY, TC_MONTH, TC_MON, TC_MM, TC_DAY,
+    TC_DY, TC_DDD, TC_DD, TC_D, TC_ID, TC_IW, TC_WW, TC_W, TC_Q, TC_CC, TC_J, TC_TZH, TC_TZM,
+    TC_TZ, TC_OF, TC_BC, TC_AD, TC_B_C, TC_A_D,
+} TcKey;
+
+/* case: 0 = as written upper (MONTH), 1 = capitalised (Month), 2 = lower (month) */
+static const struct { const char *s; TcKey k; int cs; } tc_keys[] = {
+    {"A.D.", TC_A_D, 0}, {"A.M.", TC_A_M, 0}, {"AD", TC_AD, 0}, {"AM", TC_AM, 0},
+    {"B.C.", TC_B_C, 0}, {"BC", TC_BC, 0}, {"CC", TC_CC, 0}, {"DAY", TC_DAY, 0},
+    {"DDD", TC_DDD, 0}, {"DD", TC_DD, 0}, {"DY", TC_DY, 0}, {"Day", TC_DAY, 1}, {"Dy", TC_DY, 1},
+    {"D", TC_D, 0}, {"HH24", TC_HH24, 0}, {"HH12", TC_HH12, 0}, {"HH", TC_HH, 0},
+    {"ID", TC_ID, 0}, {"IW", TC_IW, 0}, {"IYYY", TC_IYYY, 0}, {"J", TC_J, 0}, {"MI", TC_MI, 0},
+    {"MM", TC_MM, 0}, {"MONTH", TC_MONTH, 0}, {"MON", TC_MON, 0}, {"MS", TC_MS, 0},
+    {"Month", TC_MONTH, 1}, {"Mon", TC_MON, 1}, {"OF", TC_OF, 0}, {"P.M.", TC_P_M, 0},
+    {"PM", TC_PM, 0}, {"Q", TC_Q, 0}, {"SSSSS", TC_SSSSS, 0}, {"SSSS", TC_SSSS, 0},
+    {"SS", TC_SS, 0}, {"TZH", TC_TZH, 0}, {"TZM", TC_TZM, 0}, {"TZ", TC_TZ, 0}, {"US", TC_US, 0},
+    {"WW", TC_WW, 0}, {"W", TC_W, 0}, {"Y,YYY", TC_YCOMMA, 0}, {"YYYY", TC_YYYY, 0},
+    {"YYY", TC_YYY, 0}, {"YY", TC_YY, 0}, {"Y", TC_Y, 0},
+    {"a.d.", TC_A_D, 2}, {"a.m.", TC_A_M, 2}, {"ad", TC_AD, 2}, {"am", TC_AM, 2},
+    {"b.c.", TC_B_C, 2}, {"bc", TC_BC, 2}, {"cc", TC_CC, 2}, {"day", TC_DAY, 2},
+    {"ddd", TC_DDD, 2}, {"dd", TC_DD, 2}, {"dy", TC_DY, 2}, {"d", TC_D, 2},
+    {"hh24", TC_HH24, 2}, {"hh12", TC_HH12, 2}, {"hh", TC_HH, 2}, {"id", TC_ID, 2},
+    {"iw", TC_IW, 2}, {"iyyy", TC_IYYY, 2}, {"j", TC_J, 2}, {"mi", TC_MI, 2}, {"mm", TC_MM, 2},
+    {"month", TC_MONTH, 2}, {"mon", TC_MON, 2}, {"ms", TC_MS, 2}, {"p.m.", TC_P_M, 2},
+    {"pm", TC_PM, 2}, {"q", TC_Q, 2}, {"sssss", TC_SSSSS, 2}, {"ssss", TC_SSSS, 2},
+    {"ss", TC_SS, 2}, {"tz", TC_TZ, 2}, {"us", TC_US, 2}, {"ww", TC_WW, 2}, {"w", TC_W, 2},
+    {"y,yyy", TC_YCOMMA, 2}, {"yyyy", TC_YYYY, 2}, {"yyy", TC_YYY, 2}, {"yy", TC_YY, 2},
+    {"y", TC_Y, 2},
+};
+
+static const char *const month_names[] = {"January", "February", "March", "April", "May", "June", "July",
+                                          "August", "September", "October", "November", "December"};
+static const char *const day_names[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+                                        "Saturday"};
+
+/* A name in the pattern's case, 3 letters when abbrev, padded to 9 unless fm. */
+static int tc_name(char *out, const char *name, int cs, bool abbrev, bool fm)
+{
+    int n = 0;
+    for (const char *c = name; *c && (!abbrev || n < 3); c++, n++) {
+        char ch = *c;
+        if (cs == 0) ch = (char)toupper((unsigned char)ch);
+        else if (cs == 2 || n > 0) ch = (char)tolower((unsigned char)ch);
+        out[n] = ch;
+    }
+    if (!abbrev && !fm)
+        while (n < 9) out[n++] = ' ';
+    return n;
+}
+
+static const char *ordinal(int64_t v, bool upper)
+{
+    int64_t last = v % 10, tens = v % 100;
+    const char *s = (tens >= 11 && tens <= 13) ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+    if (!upper) return s;
+    return s[0] == 's' ? "ST" : s[0] == 'n' ? "ND" : s[0] == 'r' ? "RD" : "TH";
+}
+
+/* One template element; returns its text length in out (a 64-byte buffer);
+ * *num is set for numeric elements (for TH). */
+static int tc_element(const TcTm *t, TcKey k, int cs, bool fm, char *out, int64_t *num)
+{
+    const Tm *tm = &t->tm;
+    int hour = (int)(tm->tod / USECS_PER_HOUR), min = (int)(tm->tod / (60 * USECS_PER_SEC) % 60);
+    int sec = (int)(tm->tod / USECS_PER_SEC % 60), us = (int)(tm->tod % USECS_PER_SEC);
+    int dyear = tm->year > 0 ? tm->year : 1 - tm->year;   /* BC years shown positive */
+    int64_t v;
+    int width = 2;
+    bool upper = cs != 2;
+    switch (k) {
+    case TC_HH24: v = hour; break;
+    case TC_HH12: case TC_HH: v = hour % 12 == 0 ? 12 : hour % 12; break;
+    case TC_MI: v = min; break;
+    case TC_SS: v = sec; break;
+    case TC_SSSS: case TC_SSSSS: v = tm->tod / USECS_PER_SEC; width = 0; break;
+    case TC_MS: v = us / 1000; width = 3; break;
+    case TC_US: v = us; width = 6; break;
+    case TC_AM: case TC_PM: return sprintf(out, "%s", hour >= 12 ? (upper ? "PM" : "pm") : (upper ? "AM" : "am"));
+    case TC_A_M: case TC_P_M: return sprintf(out, "%s", hour >= 12 ? (upper ? "P.M." : "p.m.") : (upper ? "A.M." : "a.m."));
+    case TC_BC: case TC_AD: return sprintf(out, "%s", tm->year <= 0 ? (upper ? "BC" : "bc") : (upper ? "AD" : "ad"));
+    case TC_B_C: case TC_A_D: return sprintf(out, "%s", tm->year <= 0 ? (upper ? "B.C." : "b.c.") : (upper ? "A.D." : "a.d."));
+    case TC_YCOMMA: *num = dyear; return sprintf(out, "%d,%03d", dyear / 1000, dyear % 1000);
+    case TC_YYYY: v = dyear; width = 4; break;
+    case TC_YYY: v = dyear % 1000; width = 3; break;
+    case TC_YY: v = dyear % 100; width = 2; break;
+    case TC_Y: v = dyear % 10; width = 1; break;
+    case TC_IYYY: {
+        int iy, wk;
+        iso_week(tm->days, &iy, &wk);
+        v = iy > 0 ? iy : 1 - iy;
+        width = 4;
+        break;
+    }
+    case TC_MONTH: case TC_MON: return tc_name(out, month_names[tm->mon - 1], cs, k == TC_MON, fm);
+    case TC_DAY: case TC_DY: return tc_name(out, day_names[iso_dow(tm->days) % 7], cs, k == TC_DY, fm);
+    case TC_MM: v = tm->mon; break;
+    case TC_DD: v = tm->mday; break;
+    case TC_DDD: v = tm->days - date_from_ymd(tm->year, 1, 1) + 1; width = 3; break;
+    case TC_D: v = iso_dow(tm->days) % 7 + 1; width = 1; break;
+    case TC_ID: v = iso_dow(tm->days); width = 1; break;
+    case TC_IW: {
+        int iy, wk;
+        iso_week(tm->days, &iy, &wk);
+        v = wk;
+        break;
+    }
+    case TC_WW: v = (tm->days - date_from_ymd(tm->year, 1, 1)) / 7 + 1; break;
+    case TC_W: v = (tm->mday - 1) / 7 + 1; width = 1; break;
+    case TC_Q: v = (tm->mon - 1) / 3 + 1; width = 1; break;
+    case TC_CC:
+        v = tm->year > 0 ? (tm->year - 1) / 100 + 1 : tm->year / 100 - 1;
+        width = v < 0 ? 3 : 2;   /* PostgreSQL: "-01" */
+        break;
+    case TC_J: v = (int64_t)tm->days + 2451545; width = 0; break;
+    case TC_TZ:
+        if (!t->has_tz) return 0;
+        return tc_name(out, t->tzabbr ? t->tzabbr : "", cs == 2 ? 2 : 0, false, true);
+    case TC_TZH: *num = 0; return sprintf(out, "%c%02d", t->tzoff < 0 ? '-' : '+', abs(t->tzoff) / 3600);
+    case TC_TZM: *num = 0; return sprintf(out, "%02d", abs(t->tzoff) / 60 % 60);
+    case TC_OF: {
+        int a = abs(t->tzoff);
+        int n = sprintf(out, "%c%02d", t->tzoff < 0 ? '-' : '+', a / 3600);
+        if (a % 3600) n += sprintf(out + n, ":%02d", a / 60 % 60);
+        return n;
+    }
+    default: return 0;
+    }
+    *num = v;
+    return sprintf(out, "%0*lld", fm ? 0 : width, (long long)v);
+}
+
+static StrRef to_char_one(TextOut *o, const TcTm *t, StrRef fmt)
+{
+    const char *p = fmt.ptr, *end = fmt.ptr + fmt.len;
+    while (p < end) {
+        bool fm = false;
+        if (end - p >= 2 && (memcmp(p, "FM", 2) == 0 || memcmp(p, "fm", 2) == 0)) fm = true, p += 2;
+        size_t k;
+        size_t nkeys = sizeof tc_keys / sizeof tc_keys[0];
+        for (k = 0; k < nkeys; k++) {
+            size_t l = strlen(tc_keys[k].s);
+            if ((size_t)(end - p) >= l && memcmp(p, tc_keys[k].s, l) == 0) break;
+        }
+        if (k == nkeys) {
+            if (fm) continue;   /* FM before a non-pattern: PostgreSQL drops it */
+            if (*p == '"') {   /* quoted literal text; \" inside is a quote */
+                for (p++; p < end && *p != '"'; p++) {
+                    if (*p == '\\' && p + 1 < end) p++;
+                    text_out_char(o, *p);
+                }
+                if (p < end) p++;
+                continue;
+            }
+            if (*p == '\\' && p + 1 < end && p[1] == '"') p++;
+            text_out_char(o, *p++);
+            continue;
+        }
+        p += strlen(tc_keys[k].s);
+        char buf[64];
+        int64_t num = -1;
+        int n = tc_element(t, tc_keys[k].k, tc_keys[k].cs, fm, buf, &num);
+        text_out_append(o, buf, (size_t)n);
+        if (end - p >= 2 && num >= 0 && (memcmp(p, "TH", 2) == 0 || memcmp(p, "th", 2) == 0)) {
+            text_out_append(o, ordinal(num, p[0] == 'T'), 2);
+            p += 2;
+        }
+    }
+    return text_out_finish(o);
+}
+
+static void to_char_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, bool tz)
+{
+    const int64_t *t = args[0]->data;
+    const StrRef *f = args[1]->data;
+    uint32_t tm = args[0]->is_const ? 0 : UINT32_MAX, fm = args[1]->is_const ? 0 : UINT32_MAX;
+    StrRef *r = result->data;
+    TextOut o;
+    text_out_init(&o, ctx->arena, 0);
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ctx->sel ? ctx->sel[i] : i;
+        if (!kernel_row_valid(result, row)) continue;
+        int64_t v = t[row & tm];
+        if (!ts_finite(v)) {   /* PostgreSQL: to_char of an infinite timestamp is NULL */
+            vec_set_null(result, row);
+            continue;
+        }
+        TcTm x = {.has_tz = tz};
+        if (tz) {
+            const TzZone *z = tz_session_zone();
+            int64_t secs = v / USECS_PER_SEC - (v % USECS_PER_SEC < 0) + INT64_C(946684800);
+            x.tzoff = tz_offset_at(z, secs, NULL, &x.tzabbr);
+            v += (int64_t)x.tzoff * USECS_PER_SEC;
+        }
+        x.tm = ts_split(v);
+        r[row] = to_char_one(&o, &x, f[row & fm]);
+    }
+}
+static void k_to_char_ts(const FuncCallCtx *c, Vector *const *a, Vector *r) { to_char_kernel(c, a, r, false); }
+static void k_to_char_tz(const FuncCallCtx *c, Vector *const *a, Vector *r) { to_char_kernel(c, a, r, true); }
+
 /* ---------- the table ---------- */
 
 #define D1(nm, a0, ret, kern, id) {(nm), 1, {(a0), 0, 0, 0}, (ret), FUNC_STRICT, (kern), (id)}
@@ -593,5 +893,10 @@ const FuncDesc exec__funcs_datetime[] = {
     D1("isfinite", TZ, TYPE_BOOL, k_isfinite_ts, 1389),
     D1("isfinite", IVT, TYPE_BOOL, k_isfinite_iv, 1390),
     D1("to_timestamp", F8, TZ, k_to_timestamp, 1158),
+    D2("to_char", TS, TX, TX, k_to_char_ts, 2049),
+    D2("date_trunc", TX, IVT, IVT, k_date_trunc_iv, 1218),
+    {"date_bin", 3, {IVT, TS, TS, 0}, TS, FUNC_STRICT, k_date_bin, 6177},
+    {"date_bin", 3, {IVT, TZ, TZ, 0}, TZ, FUNC_STRICT, k_date_bin, 6178},
+    {"to_char", 2, {TZ, TX, 0, 0}, TX, FUNC_STRICT | FUNC_STABLE, k_to_char_tz, 1770},
 };
 const int exec__funcs_datetime_count = (int)(sizeof exec__funcs_datetime / sizeof exec__funcs_datetime[0]);

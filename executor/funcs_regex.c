@@ -1,7 +1,8 @@
 /*
  * funcs_regex.c — POSIX-style regular expressions through PCRE2:
  * the operators ~ ~* !~ !~* (textregexeq and friends), regexp_like,
- * regexp_count, regexp_replace (flags g, i, c, n, s, x, ...),
+ * regexp_count, regexp_match (→ text[]), regexp_replace (flags g, i, c,
+ * n, s, x, ...),
  * substring(text FROM pattern) (textregexsubstr), and similar_to_escape
  * (the translation behind SIMILAR TO, which the parser rewrites to
  * `x ~ similar_to_escape(pattern [, escape])`, as PostgreSQL does).
@@ -23,6 +24,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/array.h"
 #include "common/error.h"
 #include "common/types.h"
 #include "executor/funcs.h"
@@ -454,6 +456,47 @@ static void k_regexsubstr(const FuncCallCtx *ctx, Vector *const *args, Vector *r
     }
 }
 
+/* ---------- regexp_match(text, pattern [, flags]) → text[] ---------- */
+
+/* The captured substrings (the whole match when the pattern has no
+ * groups; NULL elements for groups that did not participate); NULL when
+ * there is no match. */
+static void match_array_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, bool has_flags)
+{
+    TXT_ARG(args, 0, a, am);
+    StrRef *r = (StrRef *)result->data;
+    RegexArg ra;
+    regex_arg_init(&ra, args[1], has_flags ? args[2] : NULL, 0, false, "regexp_match");
+    Value *vals = NULL;
+    uint32_t vcap = 0;
+    TXT_FOR_ACTIVE_VALID(ctx, result, row) {
+        RegexEntry *re = regex_for_row(&ra, row, ctx->arena);
+        StrRef s = a[row & am];
+        int rc = regex_exec(re, s, 0);
+        if (rc == 0) {
+            vec_set_null(result, row);
+            continue;
+        }
+        uint32_t groups = 0;
+        pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &groups);
+        uint32_t n = groups ? groups : 1, first = groups ? 1 : 0;
+        if (n > vcap) {
+            vcap = n * 2;
+            vals = mem_alloc(ctx->arena, sizeof(Value) * vcap);
+        }
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->md);
+        for (uint32_t g = 0; g < n; g++) {
+            uint32_t k = first + g;
+            bool set = (int)k < rc && ov[2 * k] != PCRE2_UNSET;
+            vals[g].is_null = !set;
+            if (set) vals[g].u.str = (StrRef){s.ptr + ov[2 * k], (uint32_t)(ov[2 * k + 1] - ov[2 * k])};
+        }
+        r[row] = array_build(SQLTYPE(TYPE_TEXT), 1, n, vals, ctx->arena);
+    }
+}
+static void k_regexp_match2(const FuncCallCtx *c, Vector *const *a, Vector *r) { match_array_kernel(c, a, r, false); }
+static void k_regexp_match3(const FuncCallCtx *c, Vector *const *a, Vector *r) { match_array_kernel(c, a, r, true); }
+
 /* ---------- similar_to_escape: SIMILAR TO → POSIX (PostgreSQL's similar_escape_internal) ---------- */
 
 static _Noreturn void similar_escape_error(void)
@@ -553,6 +596,8 @@ const FuncDesc exec__funcs_regex[] = {
     {"regexp_count", 4, {TX, TX, TYPE_INT4, TX}, TYPE_INT4, FUNC_STRICT, k_regexp_count4, 6256},
     {"regexp_replace", 3, {TX, TX, TX, 0}, TX, FUNC_STRICT, k_regexp_replace3, 2284},
     {"regexp_replace", 4, {TX, TX, TX, TX}, TX, FUNC_STRICT, k_regexp_replace4, 2285},
+    R2("regexp_match", TYPE_TEXT_ARRAY, k_regexp_match2, 3396),
+    {"regexp_match", 3, {TX, TX, TX, 0}, TYPE_TEXT_ARRAY, FUNC_STRICT, k_regexp_match3, 3397},
     R2("substring", TX, k_regexsubstr, 2073),
     R2("textregexsubstr", TX, k_regexsubstr, 2073),
     {"similar_to_escape", 1, {TX, 0, 0, 0}, TX, FUNC_STRICT, k_similar1, 1987},

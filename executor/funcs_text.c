@@ -404,12 +404,18 @@ static void k_md5(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
     TXT_ARG(args, 0, a, am);
     StrRef *r = (StrRef *)result->data;
     char *buf = mem_alloc(ctx->arena, 32 * (size_t)ctx->count + 1);
+    /* one digest context per batch (EVP_Digest would allocate one per row) */
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    if (md == NULL) err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     TXT_FOR_ACTIVE_VALID(ctx, result, row) {
         unsigned char dig[EVP_MAX_MD_SIZE];
         unsigned int dlen = 0;
         StrRef s = a[row & am];
-        if (!EVP_Digest(s.len ? s.ptr : "", s.len, dig, &dlen, EVP_md5(), NULL) || dlen != 16)
+        if (!EVP_DigestInit_ex(md, EVP_md5(), NULL) || !EVP_DigestUpdate(md, s.ptr ? s.ptr : "", s.len) ||
+            !EVP_DigestFinal_ex(md, dig, &dlen) || dlen != 16) {
+            EVP_MD_CTX_free(md);
             err_raise(ERRCODE_INTERNAL_ERROR, "could not compute MD5 hash");
+        }
         for (unsigned k = 0; k < 16; k++) {
             buf[2 * k] = "0123456789abcdef"[dig[k] >> 4];
             buf[2 * k + 1] = "0123456789abcdef"[dig[k] & 15];
@@ -417,6 +423,7 @@ static void k_md5(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
         r[row] = (StrRef){buf, 32};
         buf += 32;
     }
+    EVP_MD_CTX_free(md);
 }
 
 /* ---------- quoting ---------- */

@@ -2,7 +2,8 @@
  * op_scan.c — the scan source: batches of a table's chosen columns from
  * storage, with the plan's scan_filter applied as a selection vector.
  *
- * Simple conjuncts of the filter (`col op const`, `col IS NULL`) are also
+ * Simple conjuncts of the filter (`col op const`, `col IS NULL`; the
+ * constant may be a parameter or an outer reference of a re-run) are also
  * handed to storage as StoreZoneFilter hints so it can skip whole chunks;
  * they are hints only, the filter still runs on every row returned.
  * Vectors may point into storage memory (zero copy) until the next batch.
@@ -48,14 +49,40 @@ static StoreCmp cmp_flip(StoreCmp c)
     }
 }
 
+/* The value of a constant, a parameter or an outer reference of this run
+ * (a correlated subquery's scan is rebuilt per outer value, so its
+ * `col = outer` conjuncts can skip chunks too). */
+static bool known_value(const ExecQuery *q, const Expr *e, Value *v)
+{
+    switch (e->kind) {
+    case EXPR_CONST: *v = e->value; return true;
+    case EXPR_PARAM:
+        if (e->index < 0 || e->index >= q->nparams)
+            return false;
+        *v = q->params[e->index];
+        return true;
+    case EXPR_OUTER_REF:
+        if (e->index < 0 || e->index >= q->nouter)
+            return false;
+        *v = q->outer[e->index];
+        return true;
+    default: return false;
+    }
+}
+
+static bool is_known(const Expr *e)
+{
+    return e->kind == EXPR_CONST || e->kind == EXPR_PARAM || e->kind == EXPR_OUTER_REF;
+}
+
 /* Collect `col op const` conjuncts whose constant has the column's type. */
-static void zone_collect(const PlanNode *n, const Expr *e, StoreZoneFilter *out, int *nf)
+static void zone_collect(const ExecQuery *q, const PlanNode *n, const Expr *e, StoreZoneFilter *out, int *nf)
 {
     if (*nf >= SCAN_MAX_ZONE)
         return;
     if (e->kind == EXPR_AND) {
         for (int i = 0; i < e->nargs; i++)
-            zone_collect(n, e->args[i], out, nf);
+            zone_collect(q, n, e->args[i], out, nf);
         return;
     }
     if (e->kind == EXPR_IS_NULL && e->args[0]->kind == EXPR_COLUMN) {
@@ -68,17 +95,18 @@ static void zone_collect(const PlanNode *n, const Expr *e, StoreZoneFilter *out,
     if (e->kind != EXPR_FUNC || e->nargs != 2 || e->func == NULL || !cmp_from_name(e->func->name, &cmp))
         return;
     const Expr *a = e->args[0], *b = e->args[1];
-    if (a->kind == EXPR_CONST && b->kind == EXPR_COLUMN) {
+    if (is_known(a) && b->kind == EXPR_COLUMN) {
         const Expr *t = a;
         a = b;
         b = t;
         cmp = cmp_flip(cmp);
     }
-    if (a->kind != EXPR_COLUMN || b->kind != EXPR_CONST || b->value.is_null)
+    Value v;
+    if (a->kind != EXPR_COLUMN || !known_value(q, b, &v) || v.is_null)
         return;
     if (a->index < 0 || a->index >= n->ncols || n->col_types[a->index].oid != b->type.oid)
         return;
-    out[*nf] = (StoreZoneFilter){.column = a->index, .cmp = cmp, .value = b->value};
+    out[*nf] = (StoreZoneFilter){.column = a->index, .cmp = cmp, .value = v};
     (*nf)++;
 }
 
@@ -130,7 +158,7 @@ ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
         st->scratch = exec__scratch_create(q);
         st->filter = exec__expr_compile(q, n->scan_filter, st->scratch);
         st->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
-        zone_collect(n, n->scan_filter, zf, &nf);
+        zone_collect(q, n, n->scan_filter, zf, &nf);
     }
     st->scan = store_scan_begin(n->table, q->txn, n->ncols, n->scan_cols, nf, nf ? zf : NULL, q->arena);
     op->next = scan_next;

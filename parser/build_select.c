@@ -60,7 +60,7 @@ Node *parse__select_tail2(ParseCtx *pc, Node *select, List *sort, const ParseLim
     s->locking_clause = list_concat(pc->arena, s->locking_clause, locking);
     if (with) {
         if (s->with_clause)
-            parse__error_at(pc, s->with_clause->node.location, "multiple WITH clauses not allowed");
+            parse__error_at(pc, with->location, "multiple WITH clauses not allowed");
         s->with_clause = (WithClause *)with;
     }
     return select;

@@ -1739,3 +1739,5 @@ type_keyword(A) ::= SUBSTRING(N). { A = N; }
 type_keyword(A) ::= TRIM(N). { A = N; }
 type_keyword(A) ::= BIT(N). { A = N; }
 type_keyword(A) ::= OVERLAY(N). { A = N; }
+type_keyword(A) ::= EXISTS(N). { A = N; }
+type_keyword(A) ::= ROW(N). { A = N; }

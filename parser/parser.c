@@ -54,8 +54,12 @@ _Noreturn void parse__error_at(ParseCtx *pc, int offset, const char *msg)
  * WITH followed by TIME or ORDINALITY becomes WITH_LA, so `timestamp WITH
  * TIME ZONE` and `f() WITH ORDINALITY` do not clash with WITH clauses and
  * options; NULLS followed by FIRST or LAST becomes NULLS_LA, so `(a NULLS
- * FIRST)` in CREATE INDEX is not an operator class named nulls. Returns the
- * code the token is given.
+ * FIRST)` in CREATE INDEX is not an operator class named nulls. And the
+ * unreserved keywords whose rules always continue with a fixed token
+ * (OPERATOR, CUBE, ROLLUP and GROUPING with '(' , GROUPING with SETS, AT
+ * with TIME) are plain identifiers otherwise, so `select operator from t`
+ * and `group by cube` work as in PostgreSQL (Lemon would shift the keyword
+ * and never fall back to ID). Returns the code the token is given.
  */
 static int lookahead_code(int code, int next)
 {
@@ -66,7 +70,19 @@ static int lookahead_code(int code, int next)
         return TK_WITH_LA;
     if (code == TK_NULLS && (next == TK_FIRST || next == TK_LAST))
         return TK_NULLS_LA;
+    if ((code == TK_OPERATOR || code == TK_CUBE || code == TK_ROLLUP) && next != TK_LP)
+        return TK_ID;
+    if (code == TK_GROUPING && next != TK_LP && next != TK_SETS)
+        return TK_ID;
+    if (code == TK_AT && next != TK_TIME)
+        return TK_ID;
     return code;
+}
+
+static bool needs_lookahead(int code)
+{
+    return code == TK_NOT || code == TK_WITH || code == TK_NULLS || code == TK_OPERATOR ||
+           code == TK_CUBE || code == TK_ROLLUP || code == TK_GROUPING || code == TK_AT;
 }
 
 static void run_parser(ParseCtx *pc, bool expression)
@@ -94,7 +110,7 @@ static void run_parser(ParseCtx *pc, bool expression)
         } else {
             parse__lexer_next(&lx, &tok);
         }
-        if (tok.code == TK_NOT || tok.code == TK_WITH || tok.code == TK_NULLS) {
+        if (needs_lookahead(tok.code)) {
             parse__lexer_next(&lx, &ahead);
             have_ahead = true;
             tok.code = lookahead_code(tok.code, ahead.code);

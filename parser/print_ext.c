@@ -119,68 +119,10 @@ static void print_window(ParseOut *o, const WindowDef *w)
     P(")");
 }
 
-static bool print_expr_ext(ParseOut *o, const Node *n)
+static bool print_expr_ext3(ParseOut *o, const Node *n)
 {
-    static const char *const sublinks[] = {"exists", "all", "any", "rowcompare", "expr",
-                                           "multiexpr", "array", "cte"};
     static const char *const gsets[] = {"empty", "simple", "rollup", "cube", "sets"};
     switch (n->tag) {
-    case T_String: P(((const String *)n)->sval); return true;
-    case T_SubLink: {
-        const SubLink *s = (const SubLink *)n;
-        P("(");
-        P(sublinks[s->sub_link_type]);
-        if (s->oper_name) {
-            P(" ");
-            P(s->oper_name);
-        }
-        C("", s->testexpr);
-        C("", s->subselect);
-        P(")");
-        return true;
-    }
-    case T_A_ArrayOpExpr: {
-        const A_ArrayOpExpr *a = (const A_ArrayOpExpr *)n;
-        P("(");
-        P(a->name);
-        P(a->use_or ? " any " : " all ");
-        N(a->lexpr);
-        P(" ");
-        N(a->rexpr);
-        P(")");
-        return true;
-    }
-    case T_A_ArrayExpr: P("(array "); L(((const A_ArrayExpr *)n)->elements); P(")"); return true;
-    case T_A_Indices: {
-        const A_Indices *i = (const A_Indices *)n;
-        P("[");
-        if (i->is_slice) {
-            N(i->lidx);
-            P(":");
-        }
-        N(i->uidx);
-        P("]");
-        return true;
-    }
-    case T_A_Indirection:
-        P("(indirect ");
-        N(((const A_Indirection *)n)->arg);
-        P(" ");
-        L(((const A_Indirection *)n)->indirection);
-        P(")");
-        return true;
-    case T_RowExpr:
-        P(((const RowExpr *)n)->explicit_row ? "(row " : "(tuple ");
-        L(((const RowExpr *)n)->args);
-        P(")");
-        return true;
-    case T_CollateClause:
-        P("(collate ");
-        N(((const CollateClause *)n)->arg);
-        P(" ");
-        parse__out_names(o, ((const CollateClause *)n)->collname, ".");
-        P(")");
-        return true;
     case T_GroupingSet:
         P("(");
         P(gsets[((const GroupingSet *)n)->kind]);
@@ -222,6 +164,78 @@ static bool print_expr_ext(ParseOut *o, const Node *n)
         return true;
     }
     default: return false;
+    }
+}
+
+static bool print_expr_ext2(ParseOut *o, const Node *n)
+{
+    switch (n->tag) {
+    case T_A_ArrayExpr: P("(array "); L(((const A_ArrayExpr *)n)->elements); P(")"); return true;
+    case T_A_Indices: {
+        const A_Indices *i = (const A_Indices *)n;
+        P("[");
+        if (i->is_slice) {
+            N(i->lidx);
+            P(":");
+        }
+        N(i->uidx);
+        P("]");
+        return true;
+    }
+    case T_A_Indirection:
+        P("(indirect ");
+        N(((const A_Indirection *)n)->arg);
+        P(" ");
+        L(((const A_Indirection *)n)->indirection);
+        P(")");
+        return true;
+    case T_RowExpr:
+        P(((const RowExpr *)n)->explicit_row ? "(row " : "(tuple ");
+        L(((const RowExpr *)n)->args);
+        P(")");
+        return true;
+    case T_CollateClause:
+        P("(collate ");
+        N(((const CollateClause *)n)->arg);
+        P(" ");
+        parse__out_names(o, ((const CollateClause *)n)->collname, ".");
+        P(")");
+        return true;
+    default: return print_expr_ext3(o, n);
+    }
+}
+
+static bool print_expr_ext(ParseOut *o, const Node *n)
+{
+    static const char *const sublinks[] = {"exists", "all", "any", "rowcompare", "expr",
+                                           "multiexpr", "array", "cte"};
+    switch (n->tag) {
+    case T_String: P(((const String *)n)->sval); return true;
+    case T_SubLink: {
+        const SubLink *s = (const SubLink *)n;
+        P("(");
+        P(sublinks[s->sub_link_type]);
+        if (s->oper_name) {
+            P(" ");
+            P(s->oper_name);
+        }
+        C("", s->testexpr);
+        C("", s->subselect);
+        P(")");
+        return true;
+    }
+    case T_A_ArrayOpExpr: {
+        const A_ArrayOpExpr *a = (const A_ArrayOpExpr *)n;
+        P("(");
+        P(a->name);
+        P(a->use_or ? " any " : " all ");
+        N(a->lexpr);
+        P(" ");
+        N(a->rexpr);
+        P(")");
+        return true;
+    }
+    default: return print_expr_ext2(o, n);
     }
 }
 
@@ -295,45 +309,9 @@ static bool print_from_ext(ParseOut *o, const Node *n)
     }
 }
 
-static bool print_dml_ext(ParseOut *o, const Node *n)
+static bool print_dml_ext2(ParseOut *o, const Node *n)
 {
-    static const char *const dirs[] = {"", " ASC", " DESC"};
     switch (n->tag) {
-    case T_IndexElem: {
-        const IndexElem *e = (const IndexElem *)n;
-        if (e->name)
-            P(e->name);
-        else
-            N(e->expr);
-        if (e->opclass) {
-            P(" ");
-            parse__out_names(o, e->opclass, ".");
-        }
-        P(dirs[e->ordering]);
-        return true;
-    }
-    case T_InferClause: {
-        const InferClause *i = (const InferClause *)n;
-        if (i->conname) {
-            P("(constraint ");
-            P(i->conname);
-        } else {
-            P("(");
-            L(i->index_elems);
-            C("where", i->where_clause);
-        }
-        P(")");
-        return true;
-    }
-    case T_OnConflictClause: {
-        const OnConflictClause *c = (const OnConflictClause *)n;
-        P(c->action == ONCONFLICT_NOTHING ? "(nothing" : "(update");
-        C("", c->infer);
-        LC("set", c->target_list);
-        C("where", c->where_clause);
-        P(")");
-        return true;
-    }
     case T_UpdateStmt: {
         const UpdateStmt *s = (const UpdateStmt *)n;
         P("(update ");
@@ -385,50 +363,52 @@ static bool print_dml_ext(ParseOut *o, const Node *n)
     }
 }
 
-static bool print_ddl_ext(ParseOut *o, const Node *n)
+static bool print_dml_ext(ParseOut *o, const Node *n)
 {
-    static const char *const at[] = {"add-column", "drop-column", "add-constraint", "drop-constraint",
-                                     "default", "set-not-null", "drop-not-null", "type",
-                                     "set-options", "owner", "add-identity"};
+    static const char *const dirs[] = {"", " ASC", " DESC"};
     switch (n->tag) {
-    case T_CreateTableAsStmt: {
-        const CreateTableAsStmt *s = (const CreateTableAsStmt *)n;
-        P(s->objtype == OBJECT_MATVIEW ? "(create-matview-as " : "(create-table-as ");
-        flag(o, s->if_not_exists, "if-not-exists ");
-        N(s->into);
-        P(" ");
-        N(s->query);
-        P(")");
-        return true;
-    }
-    case T_AlterTableStmt: {
-        const AlterTableStmt *s = (const AlterTableStmt *)n;
-        P("(alter-");
-        parse__print_objtype(o, s->objtype);
-        P(s->objtype == OBJECT_TABLE ? "table " : "");
-        flag(o, s->missing_ok, "if-exists ");
-        N(s->relation);
-        P(" ");
-        L(s->cmds);
-        P(")");
-        return true;
-    }
-    case T_AlterTableCmd: {
-        const AlterTableCmd *c = (const AlterTableCmd *)n;
-        P("(");
-        P(at[c->subtype]);
-        flag(o, c->missing_ok, " if-exists");
-        if (c->name) {
+    case T_IndexElem: {
+        const IndexElem *e = (const IndexElem *)n;
+        if (e->name)
+            P(e->name);
+        else
+            N(e->expr);
+        if (e->opclass) {
             P(" ");
-            P(c->name);
+            parse__out_names(o, e->opclass, ".");
         }
-        C("", c->def);
-        LC("", c->options);
-        C("using", c->using_expr);
-        flag(o, c->cascade, " cascade");
+        P(dirs[e->ordering]);
+        return true;
+    }
+    case T_InferClause: {
+        const InferClause *i = (const InferClause *)n;
+        if (i->conname) {
+            P("(constraint ");
+            P(i->conname);
+        } else {
+            P("(");
+            L(i->index_elems);
+            C("where", i->where_clause);
+        }
         P(")");
         return true;
     }
+    case T_OnConflictClause: {
+        const OnConflictClause *c = (const OnConflictClause *)n;
+        P(c->action == ONCONFLICT_NOTHING ? "(nothing" : "(update");
+        C("", c->infer);
+        LC("set", c->target_list);
+        C("where", c->where_clause);
+        P(")");
+        return true;
+    }
+    default: return print_dml_ext2(o, n);
+    }
+}
+
+static bool print_ddl_ext2(ParseOut *o, const Node *n)
+{
+    switch (n->tag) {
     case T_RenameStmt: {
         const RenameStmt *s = (const RenameStmt *)n;
         P("(rename ");
@@ -486,6 +466,54 @@ static bool print_ddl_ext(ParseOut *o, const Node *n)
         P(")");
         return true;
     default: return false;
+    }
+}
+
+static bool print_ddl_ext(ParseOut *o, const Node *n)
+{
+    static const char *const at[] = {"add-column", "drop-column", "add-constraint", "drop-constraint",
+                                     "default", "set-not-null", "drop-not-null", "type",
+                                     "set-options", "owner", "add-identity"};
+    switch (n->tag) {
+    case T_CreateTableAsStmt: {
+        const CreateTableAsStmt *s = (const CreateTableAsStmt *)n;
+        P(s->objtype == OBJECT_MATVIEW ? "(create-matview-as " : "(create-table-as ");
+        flag(o, s->if_not_exists, "if-not-exists ");
+        N(s->into);
+        P(" ");
+        N(s->query);
+        P(")");
+        return true;
+    }
+    case T_AlterTableStmt: {
+        const AlterTableStmt *s = (const AlterTableStmt *)n;
+        P("(alter-");
+        parse__print_objtype(o, s->objtype);
+        P(s->objtype == OBJECT_TABLE ? "table " : "");
+        flag(o, s->missing_ok, "if-exists ");
+        N(s->relation);
+        P(" ");
+        L(s->cmds);
+        P(")");
+        return true;
+    }
+    case T_AlterTableCmd: {
+        const AlterTableCmd *c = (const AlterTableCmd *)n;
+        P("(");
+        P(at[c->subtype]);
+        flag(o, c->missing_ok, " if-exists");
+        if (c->name) {
+            P(" ");
+            P(c->name);
+        }
+        C("", c->def);
+        LC("", c->options);
+        C("using", c->using_expr);
+        flag(o, c->cascade, " cascade");
+        P(")");
+        return true;
+    }
+    default: return print_ddl_ext2(o, n);
     }
 }
 
@@ -549,40 +577,11 @@ static bool print_admin_ext(ParseOut *o, const Node *n)
     }
 }
 
-static bool print_session_ext(ParseOut *o, const Node *n)
+static bool print_session_ext2(ParseOut *o, const Node *n)
 {
-    static const char *const sp[] = {"savepoint", "release", "rollback-to"};
     static const char *const discard[] = {"all", "plans", "sequences", "temp"};
     static const char *const fetch[] = {"forward", "backward", "absolute", "relative"};
     switch (n->tag) {
-    case T_SavepointStmt:
-        P("(");
-        P(sp[((const SavepointStmt *)n)->kind]);
-        P(" ");
-        P(((const SavepointStmt *)n)->savepoint_name);
-        P(")");
-        return true;
-    case T_PrepareStmt:
-        P("(prepare ");
-        P(((const PrepareStmt *)n)->name);
-        P(" ");
-        L(((const PrepareStmt *)n)->argtypes);
-        P(" ");
-        N(((const PrepareStmt *)n)->query);
-        P(")");
-        return true;
-    case T_ExecuteStmt:
-        P("(execute ");
-        P(((const ExecuteStmt *)n)->name);
-        P(" ");
-        L(((const ExecuteStmt *)n)->params);
-        P(")");
-        return true;
-    case T_DeallocateStmt:
-        P("(deallocate ");
-        P(((const DeallocateStmt *)n)->name ? ((const DeallocateStmt *)n)->name : "all");
-        P(")");
-        return true;
     case T_DiscardStmt: P("(discard "); P(discard[((const DiscardStmt *)n)->target]); P(")"); return true;
     case T_ListenStmt: P("(listen "); P(((const ListenStmt *)n)->conditionname); P(")"); return true;
     case T_UnlistenStmt: {
@@ -637,6 +636,42 @@ static bool print_session_ext(ParseOut *o, const Node *n)
         return true;
     }
     default: return false;
+    }
+}
+
+static bool print_session_ext(ParseOut *o, const Node *n)
+{
+    static const char *const sp[] = {"savepoint", "release", "rollback-to"};
+    switch (n->tag) {
+    case T_SavepointStmt:
+        P("(");
+        P(sp[((const SavepointStmt *)n)->kind]);
+        P(" ");
+        P(((const SavepointStmt *)n)->savepoint_name);
+        P(")");
+        return true;
+    case T_PrepareStmt:
+        P("(prepare ");
+        P(((const PrepareStmt *)n)->name);
+        P(" ");
+        L(((const PrepareStmt *)n)->argtypes);
+        P(" ");
+        N(((const PrepareStmt *)n)->query);
+        P(")");
+        return true;
+    case T_ExecuteStmt:
+        P("(execute ");
+        P(((const ExecuteStmt *)n)->name);
+        P(" ");
+        L(((const ExecuteStmt *)n)->params);
+        P(")");
+        return true;
+    case T_DeallocateStmt:
+        P("(deallocate ");
+        P(((const DeallocateStmt *)n)->name ? ((const DeallocateStmt *)n)->name : "all");
+        P(")");
+        return true;
+    default: return print_session_ext2(o, n);
     }
 }
 

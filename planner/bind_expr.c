@@ -63,6 +63,13 @@ static Expr *bind_const(Binder *b, const A_Const *c)
 static Expr *bind_param(Binder *b, const ParamRef *p)
 {
     int loc = p->node.location;
+    if (b->param_subst) {   /* EXECUTE of a prepared statement: the argument's value */
+        if (p->number < 1 || p->number > b->nparam_subst)
+            plan__error_at(b, ERRCODE_UNDEFINED_PARAMETER, loc, "there is no parameter $%d", p->number);
+        Expr *e = plan__copy_expr(b->arena, b->param_subst[p->number - 1]);
+        e->location = loc;
+        return e;
+    }
     if (p->number < 1 || p->number > 65535 || (b->params_fixed && p->number > b->ctx->nparams))
         plan__error_at(b, ERRCODE_UNDEFINED_PARAMETER, loc, "there is no parameter $%d", p->number);
     int idx = p->number - 1;
@@ -294,6 +301,15 @@ static Expr *bind_case(Binder *b, const CaseExpr *c)
 
 static Expr *bind_typecast(Binder *b, const TypeCast *tc)
 {
+    if (IS_A(tc->arg, A_ArrayExpr) && list_len(((const A_ArrayExpr *)tc->arg)->elements) == 0) {
+        SqlType at = plan__resolve_type_name(b, tc->type_name);   /* ARRAY[]::int[] */
+        if (!type_is_array(at.oid))
+            plan__error_at(b, ERRCODE_CANNOT_COERCE, tc->node.location, "cannot cast type %s to %s",
+                           "integer[]", plan__type_name(b, at));
+        Expr *e = plan__make_expr(b->arena, EXPR_ARRAY, at, tc->node.location, 0);
+        e->name = "array";
+        return e;
+    }
     Expr *arg = plan__bind_expr(b, tc->arg);
     SqlType t = plan__resolve_type_name(b, tc->type_name);
     Expr *r = plan__coerce(b, arg, t, CAST_EXPLICIT);
@@ -401,6 +417,81 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
     return plan__make_func(b, name, args, nargs, loc);
 }
 
+/*
+ * x op ANY|ALL (array). A literal ARRAY[...] becomes IN / NOT IN or an
+ * OR / AND of comparisons (the same three-valued result). Any other array
+ * becomes a subplan over unnest(array) comparing each element — correlated
+ * through two slots (the array, x) — with NULL for a NULL array.
+ */
+static Expr *bind_array_op(Binder *b, const A_ArrayOpExpr *a)
+{
+    int loc = a->node.location;
+    if (IS_A(a->rexpr, A_ArrayExpr) && list_len(((const A_ArrayExpr *)a->rexpr)->elements) > 0) {
+        List *elems = ((const A_ArrayExpr *)a->rexpr)->elements;
+        bool eq_any = a->use_or && strcmp(a->name, "=") == 0;
+        bool ne_all = !a->use_or && strcmp(a->name, "<>") == 0;
+        if (eq_any || ne_all) {
+            A_Expr in = {{T_A_Expr, loc}, AEXPR_IN, a->name, a->lexpr, (Node *)elems, NULL, NULL};
+            return bind_in(b, &in);
+        }
+        Expr *l = plan__bind_expr(b, a->lexpr);
+        Expr *acc = NULL;
+        for (int i = 0; i < list_len(elems); i++) {
+            Expr *cmp = plan__make_op(b, a->name, l, plan__bind_expr(b, list_nth(elems, i)), loc);
+            acc = acc ? make_bool_op(b, a->use_or ? EXPR_OR : EXPR_AND, acc, cmp, loc) : cmp;
+        }
+        return plan__fold(b, acc);
+    }
+    Expr *l = plan__bind_expr(b, a->lexpr);
+    Expr *arr = plan__bind_expr(b, a->rexpr);
+    uint32_t et = type_element_of(arr->type.oid);
+    if (!et)
+        plan__error_at(b, ERRCODE_WRONG_OBJECT_TYPE, loc, "op ANY/ALL (array) requires array on right side");
+    Binder child;
+    plan__child_binder(&child, b, true);
+    PlanNode *f = plan__new_node(b->arena, PLAN_FUNCTION_SCAN, 1);
+    f->func_kind = TABLEFUNC_UNNEST;
+    f->nfunc_args = 1;
+    f->func_args = MEM_NEW_ARRAY(b->arena, Expr *, 1);
+    Expr *slot0 = plan__make_expr(b->arena, EXPR_OUTER_REF, arr->type, loc, 0);
+    slot0->index = 0;
+    f->func_args[0] = slot0;
+    f->col_types[0] = SQLTYPE(et);
+    f->col_names[0] = "unnest";
+    Expr *slot1 = plan__make_expr(b->arena, EXPR_OUTER_REF, l->type, loc, 0);
+    slot1->index = 1;
+    Expr *col = plan__make_expr(b->arena, EXPR_COLUMN, SQLTYPE(et), loc, 0);
+    col->index = 0;
+    col->name = "unnest";
+    Expr *cmp = plan__make_op(&child, a->name, slot1, col, loc);
+    plan__child_done(b, &child);
+    if (cmp->type.oid != TYPE_BOOL)
+        plan__error_at(b, ERRCODE_DATATYPE_MISMATCH, loc, "op ANY/ALL (array) requires operator to yield boolean");
+    PlanNode *p = plan__new_node(b->arena, PLAN_PROJECT, 1);
+    p->left = f;
+    p->exprs = MEM_NEW_ARRAY(b->arena, Expr *, 1);
+    p->exprs[0] = cmp;
+    p->col_types[0] = cmp->type;
+    p->col_names[0] = "?column?";
+    Expr *sp = plan__make_expr(b->arena, EXPR_SUBPLAN, SQLTYPE(TYPE_BOOL), loc, 2);
+    sp->args[0] = arr;
+    sp->args[1] = l;
+    sp->subplan = p;
+    sp->sublink = a->use_or ? SUBLINK_ANY : SUBLINK_ALL;
+    if (!b->counters)
+        b->counters = MEM_NEW_ARRAY(b->arena, int, 4);
+    sp->subplan_id = b->counters[1]++;
+    sp->name = a->use_or ? "any" : "all";
+    /* CASE WHEN arr IS NULL THEN NULL ELSE subplan END */
+    Expr *c = plan__make_expr(b->arena, EXPR_CASE, SQLTYPE(TYPE_BOOL), loc, 3);
+    c->args[0] = null_test(b, plan__copy_expr(b->arena, arr), true, loc);
+    Value null = {.is_null = true};
+    c->args[1] = plan__make_const(b->arena, SQLTYPE(TYPE_BOOL), null, loc);
+    c->args[2] = sp;
+    c->has_else = true;
+    return c;
+}
+
 /* ARRAY[e, ...]: a one-dimensional array of the elements' common type. */
 static Expr *bind_array(Binder *b, const A_ArrayExpr *a)
 {
@@ -444,6 +535,7 @@ Expr *plan__bind_expr(Binder *b, const Node *n)
     case T_FuncCall: return bind_func(b, (const FuncCall *)n);
     case T_SubLink: return plan__bind_sublink(b, (const SubLink *)n);
     case T_A_ArrayExpr: return bind_array(b, (const A_ArrayExpr *)n);
+    case T_A_ArrayOpExpr: return bind_array_op(b, (const A_ArrayOpExpr *)n);
     case T_SetToDefault:
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, n->location, "DEFAULT is not allowed in this context");
     default:

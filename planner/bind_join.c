@@ -201,19 +201,19 @@ static Expr *col_expr(Binder *b, const FromCol *c, int location)
 }
 
 /* The column of f named name for USING: exactly one, or an error. */
-static int using_col(Binder *b, const FromNode *f, const char *name, const char *side, int loc)
+static int using_col(Binder *b, const FromNode *f, const char *name, const char *side)
 {
     int found = -1;
     for (int i = 0; i < f->ncols; i++) {
         if (strcmp(f->cols[i].name, name) != 0)
             continue;
         if (found >= 0)
-            plan__error_at(b, ERRCODE_AMBIGUOUS_COLUMN, loc,
+            plan__error_at(b, ERRCODE_AMBIGUOUS_COLUMN, -1,
                            "common column name \"%s\" appears more than once in %s table", name, side);
         found = i;
     }
     if (found < 0)
-        plan__error_at(b, ERRCODE_UNDEFINED_COLUMN, loc,
+        plan__error_at(b, ERRCODE_UNDEFINED_COLUMN, -1,
                        "column \"%s\" specified in USING clause does not exist in %s table", name, side);
     return found;
 }
@@ -256,10 +256,10 @@ static void bind_using(Binder *b, FromNode *j, List *names, int loc)
         const char *name = list_nth(names, i);
         for (int k = 0; k < i; k++)
             if (strcmp(list_nth(names, k), name) == 0)
-                plan__error_at(b, ERRCODE_DUPLICATE_COLUMN, loc,
+                plan__error_at(b, ERRCODE_DUPLICATE_COLUMN, -1,
                                "column name \"%s\" appears more than once in USING clause", name);
-        int li = using_col(b, l, name, "left", loc);
-        int ri = using_col(b, r, name, "right", loc);
+        int li = using_col(b, l, name, "left");
+        int ri = using_col(b, r, name, "right");
         lused[li] = rused[ri] = true;
         Expr *le = col_expr(b, &l->cols[li], loc), *re = col_expr(b, &r->cols[ri], loc);
         Expr *pair[2] = {le, re};

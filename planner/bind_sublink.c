@@ -119,7 +119,7 @@ static SemiJoin *make_semi(Binder *b, const SubLink *sl, const SelectStmt *s, Ex
     if (!simple_subquery(s))
         return NULL;
     bool is_in = sl->sub_link_type == ANY_SUBLINK;
-    if (is_in && (list_len(s->target_list) != 1 || strcmp(sl->oper_name, "=") != 0))
+    if (is_in && (list_len(s->target_list) != 1 || strcmp(sl->oper_name, "=") != 0 || !lhs))
         return NULL;
     Binder child;
     plan__child_binder(&child, b, true);
@@ -163,6 +163,7 @@ static SemiJoin *make_semi(Binder *b, const SubLink *sl, const SelectStmt *s, Ex
         else
             inner = list_append(b->arena, inner, c);
     }
+    child.qualify = true;
     sj->right = plan__plan_from(&child, inner, &sj->rlayout, &sj->rn);
     plan__child_done(b, &child);
     sj->child_base = b->nvars;
@@ -173,8 +174,49 @@ static SemiJoin *make_semi(Binder *b, const SubLink *sl, const SelectStmt *s, Ex
 
 /* ---- the subplan ---- */
 
+static Expr *col_n(Binder *b, const PlanNode *n, int i)
+{
+    Expr *c = plan__make_expr(b->arena, EXPR_COLUMN, n->col_types[i], -1, 0);
+    c->index = i;
+    c->name = n->col_names[i];
+    return c;
+}
+
+/* (a, b) op ANY|ALL (SELECT x, y ...): pairwise, combined as PostgreSQL's
+ * row comparison (= → AND, <> → OR). */
+static void bind_row_any_all(Binder *b, Binder *child, const SubLink *sl, SelectResult *r)
+{
+    const RowExpr *row = (const RowExpr *)sl->testexpr;
+    int n = list_len(row->args);
+    if (r->ncols != n)
+        plan__error_at(b, ERRCODE_SYNTAX_ERROR, sl->node.location,
+                       r->ncols > n ? "subquery has too many columns" : "subquery has too few columns");
+    bool eq = strcmp(sl->oper_name, "=") == 0;
+    if (!eq && strcmp(sl->oper_name, "<>") != 0)
+        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, sl->node.location,
+                       "row comparison with operator %s is not supported yet", sl->oper_name);
+    Expr *acc = NULL;
+    for (int i = 0; i < n; i++) {
+        Expr *slot = add_slot(child, plan__bind_expr(b, list_nth(row->args, i)));
+        Expr *cmp = plan__make_op(child, sl->oper_name, slot, col_n(child, r->root, i), sl->node.location);
+        if (!acc) {
+            acc = cmp;
+            continue;
+        }
+        Expr *x = plan__make_expr(b->arena, eq ? EXPR_AND : EXPR_OR, SQLTYPE(TYPE_BOOL), sl->node.location, 2);
+        x->args[0] = acc;
+        x->args[1] = cmp;
+        acc = x;
+    }
+    r->root = project_one(b, r->root, acc);
+}
+
 static Expr *bind_any_all(Binder *b, Binder *child, const SubLink *sl, SelectResult *r)
 {
+    if (IS_A(sl->testexpr, RowExpr)) {
+        bind_row_any_all(b, child, sl, r);
+        return NULL;
+    }
     if (r->ncols != 1)
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, sl->node.location,
                        r->ncols > 1 ? "subquery has too many columns" : "subquery has too few columns");

@@ -232,6 +232,7 @@ typedef struct Explainer {
     List *lines;
     int *title_line;                  /* per node_id: index of its title line, -1 none */
     int nnodes;
+    bool *cte_shown;                  /* per cte_id: its plan printed already */
     const StoreTable *insert_target;  /* INSERT's table: a scan of it gets alias "<t>_1" */
 } Explainer;
 
@@ -363,6 +364,16 @@ static const char *join_word(PlanJoinType t)
     return words[t];
 }
 
+/* Names of the concatenated row a join filter reads: left's, then right's. */
+static const char *const *joined_names(Explainer *x, const PlanNode *n)
+{
+    int nl = n->left->ncols, nr = n->right->ncols;
+    const char **names = MEM_NEW_ARRAY(x->b->arena, const char *, nl + nr + 1);
+    memcpy(names, n->left->col_names, sizeof(char *) * (size_t)nl);
+    memcpy(names + nl, n->right->col_names, sizeof(char *) * (size_t)nr);
+    return names;
+}
+
 static const char *window_title(Explainer *x, const PlanNode *n)
 {
     (void)x;
@@ -370,7 +381,7 @@ static const char *window_title(Explainer *x, const PlanNode *n)
 }
 
 /* The plan kinds added for issue 4. */
-static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const char *arrow)
+static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const char *arrow, const Expr *filter)
 {
     switch (n->kind) {
     case PLAN_APPEND:
@@ -390,7 +401,15 @@ static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const ch
         child(x, n->left, at);
         return;
     case PLAN_CTE_SCAN:
-        line(x, pre, arrow, mem_printf(x->b->arena, "CTE Scan (cte %d)", n->cte_id + 1), NULL);
+        line(x, pre, arrow, "CTE Scan on ", n->alias ? n->alias : "?");
+        if (filter)
+            prop(x, at, "Filter: ", filter, n->col_names);
+        if (!x->cte_shown || !x->cte_shown[n->cte_id]) {
+            if (x->cte_shown)
+                x->cte_shown[n->cte_id] = true;
+            line(x, at + 2, "", "CTE ", n->alias ? n->alias : "?");
+            child(x, n->cte_plan, at + 2);
+        }
         return;
     case PLAN_RECURSIVE_UNION:
         line(x, pre, arrow, "Recursive Union", NULL);
@@ -398,11 +417,15 @@ static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const ch
         child(x, n->right, at);
         return;
     case PLAN_WORKTABLE_SCAN:
-        line(x, pre, arrow, "WorkTable Scan", NULL);
+        line(x, pre, arrow, "WorkTable Scan on ", n->alias ? n->alias : "?");
+        if (filter)
+            prop(x, at, "Filter: ", filter, n->col_names);
         return;
     case PLAN_FUNCTION_SCAN:
         line(x, pre, arrow, "Function Scan on ",
              n->func_kind == TABLEFUNC_GENERATE_SERIES ? "generate_series" : "unnest");
+        if (filter)
+            prop(x, at, "Filter: ", filter, n->col_names);
         return;
     default:
         return;
@@ -421,6 +444,13 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         node(x, n->left, col, has_arrow);
         return;
     case PLAN_FILTER:
+        if (n->left->kind == PLAN_CTE_SCAN || n->left->kind == PLAN_FUNCTION_SCAN ||
+            n->left->kind == PLAN_WORKTABLE_SCAN) {   /* a filter on a scan shows on the scan */
+            if (x->title_line && n->left->node_id < x->nnodes)
+                x->title_line[n->left->node_id] = -1;
+            node_more(x, n->left, pre, at, arrow, n->predicate);
+            return;
+        }
         if (n->left->kind == PLAN_AGG) {
             agg_node(x, n->left, at, arrow, n->predicate, n->left->col_names);
             return;
@@ -444,14 +474,17 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
     case PLAN_HASH_JOIN:
         line(x, pre, arrow, mem_printf(x->b->arena, "Hash %sJoin", join_word(n->join_type)), NULL);
         line(x, at + 2, "", "Hash Cond: ", join_keys(x, n));
-        prop(x, at, "Join Filter: ", n->join_filter, n->col_names);
+        prop(x, at, "Join Filter: ", n->join_filter, joined_names(x, n));
         child(x, n->left, at);
         line(x, at + 2, "->  ", "Hash", NULL);
         child(x, n->right, at + 6);
         return;
     case PLAN_NESTED_LOOP:
-        line(x, pre, arrow, mem_printf(x->b->arena, "Nested Loop %s", join_word(n->join_type)), NULL);
-        prop(x, at, "Join Filter: ", n->join_filter, n->col_names);
+        line(x, pre, arrow,
+             n->join_type == PJOIN_INNER ? "Nested Loop"
+                                         : mem_printf(x->b->arena, "Nested Loop %sJoin", join_word(n->join_type)),
+             NULL);
+        prop(x, at, "Join Filter: ", n->join_filter, joined_names(x, n));
         child(x, n->left, at);
         child(x, n->right, at);
         return;
@@ -475,14 +508,15 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         child(x, n->left, at);
         return;
     default:
-        node_more(x, n, pre, at, arrow);
+        node_more(x, n, pre, at, arrow, NULL);
         return;
     }
 }
 
 List *plan__explain(Binder *b, const Plan *plan)
 {
-    Explainer x = {b, NULL, NULL, 0, NULL};
+    Explainer x = {b, NULL, NULL, 0, NULL, NULL};
+    x.cte_shown = MEM_NEW_ARRAY(b->arena, bool, plan->nctes + 1);
     node(&x, plan->root, 0, false);
     return x.lines;
 }
@@ -524,7 +558,8 @@ static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double
 
 void plan__explain_analyze(Binder *b, const Plan *inner, UtilityStmt *u)
 {
-    Explainer x = {b, NULL, NULL, inner->nnodes, NULL};
+    Explainer x = {b, NULL, NULL, inner->nnodes, NULL, NULL};
+    x.cte_shown = MEM_NEW_ARRAY(b->arena, bool, inner->nctes + 1);
     x.title_line = MEM_NEW_ARRAY(b->arena, int, inner->nnodes + 1);
     for (int i = 0; i < inner->nnodes; i++)
         x.title_line[i] = -1;

@@ -298,8 +298,11 @@ typedef enum FrameExclusion {
  *     planner precomputes, as child columns, the bound each row's frame
  *     reaches: start_bound_col holds, for every row, the ORDER BY value at
  *     which the frame starts (key - offset for ASC PRECEDING, key + offset
- *     for DESC PRECEDING, and so on; computed in a wider type so it cannot
- *     overflow), end_bound_col likewise (-1 when that side has no offset).
+ *     for DESC PRECEDING, and so on), end_bound_col likewise (-1 when that
+ *     side has no offset). The ORDER BY key column itself is already of a
+ *     type wide enough for key ± offset not to overflow (the planner casts
+ *     int2/int4 → int8, int8 → numeric, float4 → float8, date → timestamp),
+ *     and both bound columns have exactly the key column's type.
  *     The frame starts at the first row of the partition whose key is >=
  *     (ASC; <= for DESC) the start bound and ends at the last row whose key
  *     is <= (ASC; >= for DESC) the end bound. When the current row's key is
@@ -496,6 +499,9 @@ struct PlanNode {
     int nfunc_args;
     Expr **func_args;
     bool ordinality;            /* WITH ORDINALITY: extra last int8 column */
+
+    /* EXPLAIN only: the FROM item's name (CTE, function and worktable scans); may be NULL */
+    const char *alias;
 };
 
 /* Recursion guard for PLAN_RECURSIVE_UNION (iterations of the recursive term). */

@@ -1,10 +1,11 @@
 /*
  * plan_cte.c — WITH queries and table functions as FROM items.
  *
- * WITH: each reference to a WITH query plans the query again where it is
- * referenced (PostgreSQL 12+ inlines single-reference, side-effect-free
- * WITH queries the same way; several references give the same rows since
- * queries are deterministic apart from volatile functions).
+ * WITH: as PostgreSQL 12+, a WITH query referenced once is inlined (planned
+ * where it is referenced); one marked MATERIALIZED, referenced more than
+ * once, or recursive is planned once and read through PLAN_CTE_SCAN nodes
+ * sharing its cte_id (the executor runs it once per query). NOT
+ * MATERIALIZED always inlines.
  *
  * WITH RECURSIVE x AS (base UNION [ALL] recursive): when the query refers to
  * itself it becomes PLAN_RECURSIVE_UNION(base, recursive), the recursive
@@ -24,7 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 
-void plan__bind_with(Binder *b, const WithClause *w)
+static int count_refs(const Node *n, const char *name);
+
+void plan__bind_with(Binder *b, const WithClause *w, const SelectStmt *owner)
 {
     if (!w)
         return;
@@ -43,6 +46,12 @@ void plan__bind_with(Binder *b, const WithClause *w)
         c->cte = cte;
         c->recursive = w->recursive;
         c->worktable_id = -1;
+        c->cte_id = -1;
+        int refs = count_refs((const Node *)owner, cte->ctename);
+        for (int k = 0; k < list_len(w->ctes); k++)
+            refs += count_refs(((const CommonTableExpr *)list_nth(w->ctes, k))->ctequery, cte->ctename);
+        c->materialize = cte->ctematerialized == CTEMaterializeAlways ||
+                         (cte->ctematerialized == CTEMaterializeDefault && refs > 1);
         defs = list_append(b->arena, defs, c);
     }
     b->ctes = list_concat(b->arena, defs, b->ctes);
@@ -78,6 +87,38 @@ static bool refers_to(const Node *n, const char *name)
         return refers_list(s->from_clause, name);
     }
     default: return false;
+    }
+}
+
+/* References to name in FROM clauses (joins, subqueries in FROM, set
+ * operations, WITH queries) — what decides materialisation. */
+static int count_list(const List *l, const char *name)
+{
+    int n = 0;
+    for (int i = 0; i < list_len(l); i++)
+        n += count_refs(list_nth(l, i), name);
+    return n;
+}
+
+static int count_refs(const Node *n, const char *name)
+{
+    if (!n)
+        return 0;
+    switch (NODE_TAG(n)) {
+    case T_RangeVar: {
+        const RangeVar *rv = (const RangeVar *)n;
+        return !rv->schemaname && strcmp(rv->relname, name) == 0;
+    }
+    case T_JoinExpr:
+        return count_refs(((const JoinExpr *)n)->larg, name) + count_refs(((const JoinExpr *)n)->rarg, name);
+    case T_RangeSubselect: return count_refs(((const RangeSubselect *)n)->subquery, name);
+    case T_SelectStmt: {
+        const SelectStmt *s = (const SelectStmt *)n;
+        if (s->op != SELECT_SETOP_NONE)
+            return count_refs((const Node *)s->larg, name) + count_refs((const Node *)s->rarg, name);
+        return count_list(s->from_clause, name);
+    }
+    default: return 0;
     }
 }
 
@@ -147,6 +188,9 @@ static PlanNode *plan_recursive(Binder *b, CteDef *c, const SelectStmt *s, const
     return n;
 }
 
+static PlanNode *cte_scan(Binder *b, CteDef *c, const char ***names);
+static PlanNode *plan_cte_inline(Binder *b, CteDef *c, const char ***names);
+
 PlanNode *plan__plan_cte(Binder *b, CteDef *c, const char ***names)
 {
     if (!b->counters)
@@ -154,6 +198,7 @@ PlanNode *plan__plan_cte(Binder *b, CteDef *c, const char ***names)
     if (c->worktable_id >= 0) {   /* inside its own recursive term */
         PlanNode *w = plan__new_node(b->arena, PLAN_WORKTABLE_SCAN, c->ncols);
         w->worktable_id = c->worktable_id;
+        w->alias = c->name;
         for (int i = 0; i < c->ncols; i++) {
             w->col_types[i] = c->types[i];
             w->col_names[i] = c->colnames[i];
@@ -161,6 +206,33 @@ PlanNode *plan__plan_cte(Binder *b, CteDef *c, const char ***names)
         *names = c->colnames;
         return w;
     }
+    if (c->materialize || (c->recursive && refers_to(c->cte->ctequery, c->name)))
+        return cte_scan(b, c, names);
+    return plan_cte_inline(b, c, names);
+}
+
+/* A PLAN_CTE_SCAN of c's materialised rows (planned at the first reference). */
+static PlanNode *cte_scan(Binder *b, CteDef *c, const char ***names)
+{
+    if (!c->plan) {
+        c->plan = plan_cte_inline(b, c, &c->names);
+        c->cte_id = b->counters[2]++;
+    }
+    PlanNode *n = plan__new_node(b->arena, PLAN_CTE_SCAN, c->plan->ncols);
+    n->cte_id = c->cte_id;
+    n->cte_plan = c->plan;
+    n->alias = c->name;
+    for (int i = 0; i < n->ncols; i++) {
+        n->col_types[i] = c->plan->col_types[i];
+        n->col_names[i] = c->names[i];
+    }
+    n->est_rows = c->plan->est_rows;
+    *names = c->names;
+    return n;
+}
+
+static PlanNode *plan_cte_inline(Binder *b, CteDef *c, const char ***names)
+{
     const SelectStmt *s = (const SelectStmt *)c->cte->ctequery;
     if (c->recursive && refers_to((const Node *)s, c->name))
         return plan_recursive(b, c, s, names);

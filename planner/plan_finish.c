@@ -8,9 +8,15 @@
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
-static void number_node(PlanNode *n, int *next);
+typedef struct Numbering {
+    int next;
+    bool *cte_done;          /* per cte_id: its plan numbered already */
+    int nctes;
+} Numbering;
 
-static void number_expr(Expr *e, int *next)
+static void number_node(PlanNode *n, Numbering *next);
+
+static void number_expr(Expr *e, Numbering *next)
 {
     if (!e)
         return;
@@ -20,13 +26,13 @@ static void number_expr(Expr *e, int *next)
         number_expr(e->args[i], next);
 }
 
-static void number_exprs(Expr **es, int n, int *next)
+static void number_exprs(Expr **es, int n, Numbering *next)
 {
     for (int i = 0; es && i < n; i++)
         number_expr(es[i], next);
 }
 
-static void number_agg(AggCall *a, int *next)
+static void number_agg(AggCall *a, Numbering *next)
 {
     number_expr(a->arg, next);
     number_exprs(a->args, a->nargs, next);
@@ -35,11 +41,11 @@ static void number_agg(AggCall *a, int *next)
     number_expr(a->direct_arg, next);
 }
 
-static void number_node(PlanNode *n, int *next)
+static void number_node(PlanNode *n, Numbering *next)
 {
     if (!n)
         return;
-    n->node_id = (*next)++;
+    n->node_id = next->next++;
     number_expr(n->scan_filter, next);
     for (int r = 0; n->rows && r < n->nrows; r++)
         number_exprs(n->rows[r], n->ncols, next);
@@ -58,6 +64,10 @@ static void number_node(PlanNode *n, int *next)
         number_agg(&n->wincalls[i].agg, next);
     }
     number_exprs(n->func_args, n->nfunc_args, next);
+    if (n->kind == PLAN_CTE_SCAN && n->cte_id >= 0 && n->cte_id < next->nctes && !next->cte_done[n->cte_id]) {
+        next->cte_done[n->cte_id] = true;
+        number_node(n->cte_plan, next);
+    }
     number_node(n->left, next);
     number_node(n->right, next);
     for (int i = 0; n->children && i < n->nchildren; i++)
@@ -66,9 +76,10 @@ static void number_node(PlanNode *n, int *next)
 
 void plan__finish_nodes(Binder *b, Plan *plan)
 {
-    int next = 0;
-    number_node(plan->root, &next);
-    plan->nnodes = next;
+    int nctes = b->counters ? b->counters[2] : 0;
+    Numbering nb = {0, MEM_NEW_ARRAY(b->arena, bool, nctes + 1), nctes};
+    number_node(plan->root, &nb);
+    plan->nnodes = nb.next;
     plan->nworktables = b->counters ? b->counters[0] : 0;
     plan->nsubplans = b->counters ? b->counters[1] : 0;
     plan->nctes = b->counters ? b->counters[2] : 0;

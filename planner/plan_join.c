@@ -84,7 +84,7 @@ static void set_col_names(Binder *b, PlanNode *n, const int *layout)
         int r = plan__var_rte(b, layout[i]);
         const RangeEntry *re = b->rtes[r];
         const char *col = re->colnames[layout[i] - re->var_base];
-        n->col_names[i] = b->nrtes > 1 ? mem_printf(b->arena, "%s.%s", re->refname, col) : col;
+        n->col_names[i] = b->nrtes > 1 || b->qualify ? mem_printf(b->arena, "%s.%s", re->refname, col) : col;
     }
 }
 
@@ -523,6 +523,8 @@ PlanNode *plan__plan_from(Binder *b, List *conjuncts, int **layout, int *nlayout
             pool.cj[i].placed = true;
             nsj++;
         }
+    if (nsj > 0)
+        b->qualify = true;   /* EXPLAIN: (t.a = s.a), as PostgreSQL prints semi joins */
     JoinSide acc = plan_group(b, b->from_items, b->nfrom, &pool);
     if (acc.nlateral > 0)
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, -1,

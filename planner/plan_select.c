@@ -266,7 +266,7 @@ static SelectResult plan_values(Binder *b, const SelectStmt *s);
 
 SelectResult plan__plan_select(Binder *b, const SelectStmt *s)
 {
-    plan__bind_with(b, s->with_clause);
+    plan__bind_with(b, s->with_clause, s);
     if (s->op != SELECT_SETOP_NONE)
         return plan__plan_setop(b, s);
     if (s->values_lists)

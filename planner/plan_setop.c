@@ -130,6 +130,18 @@ static void flatten_append(PlanNode *n, PlanNode ***kids, int *nk, MemArena *a)
     (*kids)[(*nk)++] = n;
 }
 
+/* PostgreSQL points at the right arm's first select-list item. */
+static int first_target_location(const SelectStmt *s)
+{
+    while (s->op != SELECT_SETOP_NONE && s->larg)
+        s = s->larg;
+    if (list_len(s->target_list) > 0) {
+        const ResTarget *rt = list_nth(s->target_list, 0);
+        return rt->val ? rt->val->location : rt->node.location;
+    }
+    return s->node.location;
+}
+
 static SelectResult plan_tree(Binder *b, const SelectStmt *s)
 {
     bool leaf = s->op == SELECT_SETOP_NONE;
@@ -147,7 +159,7 @@ static SelectResult plan_tree(Binder *b, const SelectStmt *s)
     SelectResult R = plan_tree(b, s->rarg);
     const char *ctx = op_name(s);
     if (L.ncols != R.ncols)
-        plan__error_at(b, ERRCODE_SYNTAX_ERROR, s->rarg->node.location,
+        plan__error_at(b, ERRCODE_SYNTAX_ERROR, first_target_location(s->rarg),
                        "each %s query must have the same number of columns", ctx);
     SqlType *types = MEM_NEW_ARRAY(b->arena, SqlType, L.ncols + 1);
     for (int i = 0; i < L.ncols; i++) {

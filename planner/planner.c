@@ -161,6 +161,11 @@ Plan *plan_statement_fixed_params(const PlanContext *ctx, const RawStmt *stmt)
     return plan_with(&b, stmt);
 }
 
+Plan *plan__plan_raw(Binder *b, const RawStmt *stmt)
+{
+    return plan_with(b, stmt);
+}
+
 static Plan *plan_with(Binder *b, const RawStmt *stmt)
 {
     const Node *n = stmt->stmt;
@@ -171,6 +176,12 @@ static Plan *plan_with(Binder *b, const RawStmt *stmt)
         p = plan__plan_insert(b, (const InsertStmt *)n);
     else if (IS_A(n, ExplainStmt))
         return plan_explain(b, (const ExplainStmt *)n);
+    else if (IS_A(n, ExecuteStmt))
+        return plan__execute(b, (const ExecuteStmt *)n);
+    else if (IS_A(n, PrepareStmt))
+        p = plan__prepare(b, stmt, (const PrepareStmt *)n);
+    else if (IS_A(n, DeallocateStmt))
+        p = plan__deallocate(b, (const DeallocateStmt *)n);
     else
         p = plan__plan_utility(b, stmt, n);
     plan__finish_params(b, p);

@@ -25,6 +25,11 @@ typedef struct PlanContext {
      * infer. The planner may infer more parameters than given. */
     const uint32_t *param_types;
     int nparams;
+    /* Per-session planner state (SQL-level prepared statements): the address
+     * of a pointer the caller keeps for the whole session, initially NULL,
+     * released with plan_session_release() when the session ends. NULL here
+     * = no session state: PREPARE/EXECUTE/DEALLOCATE raise 0A000. */
+    void **session_state;
 } PlanContext;
 
 /* Raises 42P01, 42703, 42702, 42883, 42804, 42601 ... with positions. */
@@ -39,5 +44,11 @@ Plan *plan_statement(const PlanContext *ctx, const RawStmt *stmt);
  * no parameter $n" with its position, and none is inferred.
  */
 Plan *plan_statement_fixed_params(const PlanContext *ctx, const RawStmt *stmt);
+
+/*
+ * Free the per-session planner state (prepared statements) kept through
+ * PlanContext.session_state, and set *session_state to NULL. Idempotent.
+ */
+void plan_session_release(void **session_state);
 
 #endif

@@ -86,6 +86,12 @@ typedef struct CteDef {
     int ncols;
     SqlType *types;
     const char **colnames;
+    /* materialised (PLAN_CTE_SCAN): MATERIALIZED, recursive, or referenced
+     * more than once in FROM clauses of the owning statement */
+    bool materialize;
+    int cte_id;              /* -1 until planned */
+    PlanNode *plan;
+    const char **names;
 } CteDef;
 
 /* A window specification (bind_window.c): expressions in variable space. */
@@ -159,6 +165,9 @@ typedef struct Binder {
     bool win_agg;            /* binding a window aggregate: inner aggregates allowed */
     const char *win_forbidden; /* "HAVING" ...: window functions refused there */
     List *groupings;         /* GROUPING(args) calls: List * of bound args each */
+    bool qualify;            /* EXPLAIN names carry the table name even with one table */
+    Expr **param_subst;      /* EXECUTE: $n is replaced by param_subst[n-1] (constants) */
+    int nparam_subst;
 } Binder;
 
 /* ---- planner.c ---- */
@@ -305,7 +314,7 @@ PlanNode *plan__plan_cte(Binder *b, CteDef *c, const char ***names);
 PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const char ***names, Expr ***largs,
                                      int *nl);
 /* WITH clause of a SELECT: push its queries into b->ctes */
-void plan__bind_with(Binder *b, const WithClause *w);
+void plan__bind_with(Binder *b, const WithClause *w, const SelectStmt *owner);
 
 /* Distinct → Sort → Limit over top (plan_select.c). */
 PlanNode *plan__plan_tail(Binder *b, PlanNode *top, const SortKey *sort, int nsort, Expr *limit,
@@ -313,6 +322,13 @@ PlanNode *plan__plan_tail(Binder *b, PlanNode *top, const SortKey *sort, int nso
 /* ORDER BY of VALUES / set operations: ordinals and output names only. */
 SortKey *plan__sort_by_output(Binder *b, const List *sort_clause, int ncols, const char **names,
                               bool setop);
+
+/* ---- plan_prepare.c: PREPARE / EXECUTE / DEALLOCATE ---- */
+Plan *plan__prepare(Binder *b, const RawStmt *raw, const PrepareStmt *s);
+Plan *plan__execute(Binder *b, const ExecuteStmt *s);
+Plan *plan__deallocate(Binder *b, const DeallocateStmt *s);
+/* planner.c: plan one statement with b (what plan_statement does). */
+Plan *plan__plan_raw(Binder *b, const RawStmt *stmt);
 
 /* ---- plan_insert.c / plan_utility.c ---- */
 Plan *plan__plan_insert(Binder *b, const InsertStmt *s);

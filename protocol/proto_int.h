@@ -18,6 +18,7 @@
  *   extended.c     Parse/Bind/Describe/Execute/Close/Sync/Flush
  *   results.c      RowDescription/DataRow/CommandComplete/ErrorResponse encoding
  *   cancel.c       backend registry (pid, key) → interrupt flag
+ *   copy.c         COPY FROM STDIN / TO STDOUT / server files
  */
 #ifndef STRATA_PROTOCOL_PROTO_INT_H
 #define STRATA_PROTOCOL_PROTO_INT_H
@@ -220,6 +221,8 @@ void proto_msg_finish(StrBuf *sb, size_t offset);
 void proto_msg_put_string(StrBuf *sb, const char *s);
 
 void proto_send_error(ProtoConn *c, const ErrorData *e);
+/* CONTEXT line sent with the next ErrorResponse (then cleared); "" = none. */
+void proto_error_set_context(const char *context);
 void proto_send_notice(ProtoConn *c, const ErrorData *e);
 void proto_send_simple(ProtoConn *c, char type);               /* no body: '1','2','3','n','I','s' */
 void proto_send_command_complete(ProtoConn *c, const char *tag);
@@ -326,6 +329,11 @@ void proto_send_row_description(ProtoConn *c, const Plan *plan, const int16_t *f
  * the number of rows sent (rows_sent may be NULL). */
 bool proto_run_portal(ProtoConn *c, ExecPortal *portal, const Plan *plan,
                       const int16_t *formats, uint64_t max_rows, uint64_t *rows_sent);
+/* COPY (copy.c): run one COPY statement of a simple Query up to, not
+ * including, CommandComplete; the tag ("COPY n") into tag. */
+typedef struct RawStmt RawStmt;
+void proto_copy(ProtoConn *c, const char *sql, const RawStmt *raw, MemArena *arena, char *tag,
+                size_t tag_size);
 /* Whether binary output is implemented for this type. */
 bool proto_binary_supported(uint32_t type_oid);
 

@@ -115,6 +115,15 @@ static void put_field(StrBuf *sb, char code, const char *value)
     proto_msg_put_string(sb, value);
 }
 
+/* CONTEXT ('W') of the next ErrorResponse: ErrorData has no such field,
+ * so the statement that knows it (COPY) leaves it here. */
+static _Thread_local char error_context[512];
+
+void proto_error_set_context(const char *context)
+{
+    snprintf(error_context, sizeof error_context, "%s", context);
+}
+
 /* ErrorResponse and NoticeResponse share the field layout. */
 static void send_fields(ProtoConn *c, char type, const ErrorData *e)
 {
@@ -132,6 +141,10 @@ static void send_fields(ProtoConn *c, char type, const ErrorData *e)
         char pos[16];
         snprintf(pos, sizeof pos, "%d", e->position);
         put_field(sb, 'P', pos);
+    }
+    if (type == 'E') {
+        put_field(sb, 'W', error_context);
+        error_context[0] = '\0';
     }
     put_field(sb, 's', e->schema_name);
     put_field(sb, 't', e->table_name);

@@ -20,6 +20,7 @@
 
 #include <string.h>
 #include "executor/executor.h"
+#include "parser/ast.h"
 #include "parser/parser.h"
 #include "planner/plan.h"
 #include "planner/planner.h"
@@ -47,6 +48,14 @@ static void run_statement(ProtoConn *c, QueryState *qs, const char *sql, const R
 {
     ProtoSession *s = c->session;
     qs->stmt_arena = mem_arena_create("statement");
+    if (IS_A(raw->stmt, CopyStmt)) {
+        char copy_tag[64];
+        proto_copy(c, sql, raw, qs->stmt_arena, copy_tag, sizeof copy_tag);
+        proto_send_command_complete(c, copy_tag);
+        close_statement(qs);
+        proto_session_report_params(c, false);
+        return;
+    }
     PlanContext pc = {.arena = qs->stmt_arena, .query_text = sql, .guc = s->guc};
     const Plan *plan = plan_statement(&pc, raw);
     qs->portal = exec_portal_create(s->exec, plan, NULL, 0, qs->stmt_arena);

@@ -133,7 +133,14 @@ static int db_find_oid(uint32_t oid)
 void store__db_create_oid(uint32_t oid, const char *name, const char *owner)
 {
     pthread_rwlock_wrlock(&store_g.catalog_lock);
-    bool exists = db_find(name) >= 0;
+    int found = db_find(name);
+    if (found >= 0 && store_g.replaying && dbs[found].oid == oid) {
+        /* A checkpoint may capture a database whose CREATE record follows
+         * in the WAL (created between the two): replaying it again is a no-op. */
+        pthread_rwlock_unlock(&store_g.catalog_lock);
+        return;
+    }
+    bool exists = found >= 0;
     ErrJmp jmp;
     if (!exists && ERR_TRY(jmp)) {
         db_add(oid, name, owner);
@@ -208,11 +215,13 @@ void store__db_drop_oid(uint32_t oid)
         if (schemas[k].dboid == oid)
             schemas[k].dead = true;
     pthread_rwlock_unlock(&store_g.catalog_lock);
-    /* Its tables: nobody is connected to the database, so nobody uses them. */
+    /* Its tables: nobody is connected to the database, so nobody uses them;
+     * a running checkpoint may be reading them, so wait for it. */
+    store__checkpoint_exclude(true);
     StoreTable *t;
-    while ((t = store__table_any_in_db(oid)) != NULL) {
+    while ((t = store__table_any_in_db(oid)) != NULL)
         store__table_commit_drop(t);
-    }
+    store__checkpoint_exclude(false);
 }
 
 void store_database_drop(const char *name)

@@ -43,7 +43,8 @@
 
 void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq);
 
-static uint64_t ckpt_gen;
+static uint64_t ckpt_gen;   /* generation named by `control` */
+static uint64_t wal_gen;    /* generation of the WAL file being written (>= ckpt_gen) */
 static uint64_t replay_gen;  /* generation of the checkpoint being replayed */
 static pthread_mutex_t ckpt_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -528,6 +529,66 @@ static int open_wal(uint64_t gen, bool create)
     return fd;
 }
 
+/* Replay wal/<g>.wal, truncating a torn tail; returns its valid length. */
+static size_t replay_wal(uint64_t g, uint64_t *last_seq)
+{
+    char path[4200];
+    const uint8_t *data;
+    size_t size;
+    path_of(path, sizeof path, "wal", g);
+    int fd = map_file(path, O_RDWR, &data, &size);
+    if (fd < 0)
+        err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open WAL file \"%s\": %s", path,
+                        strerror(ENOENT));
+    size_t end = replay_file(path, data, size, false, last_seq);
+    if (data)
+        munmap((void *)data, size);
+    if (end != size && (ftruncate(fd, (off_t)end) != 0 || fsync(fd) != 0))
+        err_raise_fatal(ERRCODE_IO_ERROR, "could not truncate file \"%s\": %s", path,
+                        strerror(errno));
+    close(fd);
+    return end;
+}
+
+/* Replay checkpoint gen, then wal/<gen>.wal and any later WAL files a
+ * checkpoint that did not finish had switched to (commits continue there
+ * at once); the last one stays open for appends. */
+static void recover_existing(uint64_t gen, uint64_t *last_seq_out)
+{
+    uint64_t last_seq = 0;
+    char path[4200];
+    const uint8_t *data;
+    size_t size;
+    path_of(path, sizeof path, "ckpt", gen);
+    int fd = map_file(path, O_RDONLY, &data, &size);
+    if (fd < 0 && gen > 1)
+        err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open checkpoint file \"%s\": %s",
+                        path, strerror(ENOENT));
+    if (fd >= 0) {
+        replay_gen = gen;
+        replay_file(path, data, size, true, &last_seq);
+        if (data)
+            munmap((void *)data, size);
+        close(fd);
+    }
+    uint64_t wgen = gen;
+    path_of(path, sizeof path, "wal", gen);
+    if (access(path, F_OK) != 0)
+        err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open WAL file \"%s\": %s", path,
+                        strerror(ENOENT));
+    size_t end = 0;
+    for (;;) {
+        end = replay_wal(wgen, &last_seq);
+        path_of(path, sizeof path, "wal", wgen + 1);
+        if (access(path, F_OK) != 0)
+            break;
+        wgen++;
+    }
+    store__wal_set_file(open_wal(wgen, false), end, last_seq);
+    wal_gen = wgen;
+    *last_seq_out = last_seq;
+}
+
 void store__recover(void)
 {
     mkdir_in("wal");
@@ -548,35 +609,9 @@ void store__recover(void)
                 err_raise_fatal(ERRCODE_IO_ERROR, "could not write file \"%s/control\": %s",
                                 store_g.data_dir, strerror(rc));
             store__wal_set_file(fd, 0, 0);
+            wal_gen = gen;
         } else {
-            char path[4200];
-            const uint8_t *data;
-            size_t size;
-            path_of(path, sizeof path, "ckpt", gen);
-            int fd = map_file(path, O_RDONLY, &data, &size);
-            if (fd < 0 && gen > 1)
-                err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open checkpoint file \"%s\": %s",
-                                path, strerror(ENOENT));
-            if (fd >= 0) {
-                replay_gen = gen;
-                replay_file(path, data, size, true, &last_seq);
-                if (data)
-                    munmap((void *)data, size);
-                close(fd);
-            }
-            path_of(path, sizeof path, "wal", gen);
-            fd = map_file(path, O_RDWR, &data, &size);
-            if (fd < 0)
-                err_raise_fatal(ERRCODE_DATA_CORRUPTED, "could not open WAL file \"%s\": %s", path,
-                                strerror(ENOENT));
-            size_t end = replay_file(path, data, size, false, &last_seq);
-            if (data)
-                munmap((void *)data, size);
-            if (end != size && (ftruncate(fd, (off_t)end) != 0 || fsync(fd) != 0))
-                err_raise_fatal(ERRCODE_IO_ERROR, "could not truncate file \"%s\": %s", path,
-                                strerror(errno));
-            close(fd);
-            store__wal_set_file(open_wal(gen, false), end, last_seq);
+            recover_existing(gen, &last_seq);
         }
         err_pop(&jmp);
     } else {
@@ -586,122 +621,136 @@ void store__recover(void)
     store_g.replaying = false;
     atomic_store(&store_g.visible_seq, last_seq);
     ckpt_gen = gen;
+    if (wal_gen < gen)
+        wal_gen = gen;
 }
 
 /* ---- CHECKPOINT ---- */
 
-typedef struct CkptOut {
+/* A table captured while commits were held back: its rows [0, rows) and
+ * columns [0, ncols) are what the checkpoint holds. */
+typedef struct CkptTable {
+    StoreTable *t;
+    uint64_t rows;
+    int ncols;
+} CkptTable;
+
+typedef struct Ckpt {
     StoreTxn *buf;  /* a private record buffer (not a live transaction) */
-    int fd;
-    const char *path;
-} CkptOut;
+    CkptTable *tables;
+    int n, cap;
+    bool oom;
+    uint64_t seq, gen;
+} Ckpt;
 
-static void ckpt_flush(CkptOut *o, bool force)
-{
-    if (o->buf->wal_len < (1u << 20) && !force)
-        return;
-    const uint8_t *p = o->buf->wal;
-    size_t n = o->buf->wal_len;
-    while (n) {
-        ssize_t w = write(o->fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            err_raise(ERRCODE_IO_ERROR, "could not write file \"%s\": %s", o->path,
-                      strerror(w < 0 ? errno : EIO));
-        p += w;
-        n -= (size_t)w;
-    }
-    o->buf->wal_len = 0;
-}
-
-static void ckpt_db(uint32_t oid, const char *name, const char *owner, void *arg)
+static void ckpt_catalog_rec(Ckpt *c, uint8_t type, uint32_t oid, const char *name,
+                             const char *owner)
 {
     char buf[4 + 2 * STORE_NAME_MAX];
     size_t n = strlen(name) + 1, m = strlen(owner) + 1;
     memcpy(buf, &oid, 4);
     memcpy(buf + 4, name, n);
     memcpy(buf + 4 + n, owner, m);
-    store__wal_add(((CkptOut *)arg)->buf, WAL_CREATE_DB, buf, 4 + n + m);
+    store__wal_add(c->buf, type, buf, 4 + n + m);
+}
+
+static void ckpt_db(uint32_t oid, const char *name, const char *owner, void *arg)
+{
+    ckpt_catalog_rec(arg, WAL_CREATE_DB, oid, name, owner);
 }
 
 static void ckpt_schema(uint32_t dboid, const char *name, const char *owner, void *arg)
 {
-    char buf[4 + 2 * STORE_NAME_MAX];
-    size_t n = strlen(name) + 1, m = strlen(owner) + 1;
-    memcpy(buf, &dboid, 4);
-    memcpy(buf + 4, name, n);
-    memcpy(buf + 4 + n, owner, m);
-    store__wal_add(((CkptOut *)arg)->buf, WAL_CREATE_SCHEMA, buf, 4 + n + m);
+    ckpt_catalog_rec(arg, WAL_CREATE_SCHEMA, dboid, name, owner);
 }
-
-typedef struct TableList {
-    StoreTable **t;
-    int n, cap;
-    bool oom;
-} TableList;
 
 static void collect_table(StoreTable *t, void *arg)
 {
-    TableList *l = arg;
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 16;
-        StoreTable **p = realloc(l->t, (size_t)cap * sizeof *p);
+    Ckpt *c = arg;
+    if (c->n == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 16;
+        CkptTable *p = realloc(c->tables, (size_t)cap * sizeof *p);
         if (!p) {
-            l->oom = true;
+            c->oom = true;
             return;
         }
-        l->t = p;
-        l->cap = cap;
+        c->tables = p;
+        c->cap = cap;
     }
-    l->t[l->n++] = t;
+    c->tables[c->n++] = (CkptTable){t, atomic_load(&t->committed), t->ncols_committed};
 }
 
-/* One table: its definition, then its committed rows in a run file
- * (storage/runs) named checkpoint/<gen>.<oid>.run, referenced by a
- * TABLE_RUN record. The run's key is the row number (an extra last
- * column), version = xmin, deleted = deletion committed. Commits are
- * blocked: rows [0, committed) are stable. */
-static void ckpt_table(CkptOut *o, StoreTable *t, MemArena *a, uint64_t gen)
+/* Phase A, commits held back: the catalog records, the tables to write
+ * (pinned as scans, so a DROP committed meanwhile cannot free them). */
+static void ckpt_capture(Ckpt *c)
 {
-    int nc = t->ncols_committed;  /* an uncommitted ADD COLUMN is not in the checkpoint */
-    store__wal_create_table(o->buf, t, nc);
-    uint64_t committed = atomic_load(&t->committed);
-    if (committed == 0)
-        return;
+    store__db_visit(ckpt_db, ckpt_schema, c);
+    store__table_visit(collect_table, c);
+    if (c->oom)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    for (int i = 0; i < c->n; i++) {
+        store__wal_create_table(c->buf, c->tables[i].t, c->tables[i].ncols);
+        store__txn_scan_register(NULL, c->tables[i].t);
+        c->tables[i].t->ckpt_pinned = true;  /* under ckpt_mu */
+    }
+}
+
+static void ckpt_unpin(Ckpt *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        if (!c->tables[i].t->ckpt_pinned)
+            continue;
+        c->tables[i].t->ckpt_pinned = false;
+        store__txn_scan_unregister(NULL, 0, c->tables[i].t);
+    }
+}
+
+/* Phase B: one table's rows as a run file (storage/runs) named
+ * checkpoint/<gen>.<oid>.run, referenced by a TABLE_RUN record. The run's
+ * key is the row number (an extra last column), version = xmin, deleted =
+ * deletion committed at or before the checkpoint's sequence. Commits flow
+ * again: rows [0, rows) never change except their xmax, read atomically;
+ * validity words are copied with atomic loads (a writer may be setting
+ * bits of later rows in the same words). */
+static void ckpt_run(Ckpt *c, const CkptTable *ct, MemArena *a)
+{
+    StoreTable *t = ct->t;
+    int nc = ct->ncols;
     SqlType *types = MEM_NEW_ARRAY(a, SqlType, nc + 1);
-    for (int c = 0; c < nc; c++)
-        types[c] = t->cols[c].type;
+    for (int k = 0; k < nc; k++)
+        types[k] = t->cols[k].type;
     types[nc] = SQLTYPE(TYPE_INT8);
     int key = nc;
     RunSchema schema = {.ncols = nc + 1, .types = types, .nkeys = 1, .key_cols = &key};
     char path[4200];
     snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
-             (unsigned long long)gen, t->oid);
+             (unsigned long long)c->gen, t->oid);
     RunWriteOptions opts = {.compression = RUN_COMP_LZ4};
     RunWriter *w = run_writer_create(path, &schema, &opts);
     Batch b = {.ncols = nc + 1, .cols = MEM_NEW_ARRAY(a, Vector, nc + 1)};
     int64_t *rowno = MEM_NEW_ARRAY(a, int64_t, STORE_GROUP_ROWS);
     bool *deleted = MEM_NEW_ARRAY(a, bool, STORE_GROUP_ROWS);
+    uint64_t *bits = MEM_NEW_ARRAY(a, uint64_t, (size_t)(nc ? nc : 1) * VEC_VALIDITY_WORDS);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        for (uint64_t start = 0; start < committed; start += STORE_GROUP_ROWS) {
-            uint32_t n = committed - start < STORE_GROUP_ROWS ? (uint32_t)(committed - start)
-                                                              : STORE_GROUP_ROWS;
+        for (uint64_t start = 0; start < ct->rows; start += STORE_GROUP_ROWS) {
+            uint32_t n = ct->rows - start < STORE_GROUP_ROWS ? (uint32_t)(ct->rows - start)
+                                                             : STORE_GROUP_ROWS;
             const StoreRowGroup *g = store__group(t, start / STORE_GROUP_ROWS);
-            for (int c = 0; c < nc; c++) {
-                Vector *v = &b.cols[c];
-                v->type = t->cols[c].type;
-                v->phys = t->phys[c];
-                v->is_const = false;
-                v->data = g->chunks[c].data;
-                v->validity = atomic_load(&g->chunks[c].zone.null_count) == 0
-                                  ? NULL : (uint64_t *)g->chunks[c].validity;
+            for (int k = 0; k < nc; k++) {
+                Vector *v = &b.cols[k];
+                *v = (Vector){.type = t->cols[k].type, .phys = t->phys[k], .data = g->chunks[k].data};
+                if (atomic_load(&g->chunks[k].zone.null_count) == 0)
+                    continue;
+                uint64_t *wv = bits + (size_t)k * VEC_VALIDITY_WORDS;
+                for (uint32_t i = 0; i < (n + 63) / 64; i++)
+                    wv[i] = __atomic_load_n(&g->chunks[k].validity[i], __ATOMIC_RELAXED);
+                v->validity = wv;
             }
             for (uint32_t i = 0; i < n; i++) {
                 rowno[i] = (int64_t)(start + i);
                 uint64_t xm = atomic_load(&g->xmax[i]);
-                deleted[i] = xm != 0 && !(xm & STORE_XMAX_MARK);
+                deleted[i] = xm != 0 && !(xm & STORE_XMAX_MARK) && xm <= c->seq;
             }
             b.cols[nc] = (Vector){.type = SQLTYPE(TYPE_INT8), .phys = PHYS_I64, .data = rowno};
             b.count = n;
@@ -715,95 +764,102 @@ static void ckpt_table(CkptOut *o, StoreTable *t, MemArena *a, uint64_t gen)
     }
     uint8_t rec[12];
     memcpy(rec, &t->oid, 4);
-    memcpy(rec + 4, &committed, 8);
-    store__wal_add(o->buf, WAL_TABLE_RUN, rec, sizeof rec);
+    memcpy(rec + 4, &ct->rows, 8);
+    store__wal_add(c->buf, WAL_TABLE_RUN, rec, sizeof rec);
 }
 
-static void ckpt_write(CkptOut *o, uint64_t seq, uint64_t gen)
+static void write_all_or_raise(int fd, const uint8_t *p, size_t n, const char *path)
 {
-    store__db_visit(ckpt_db, ckpt_schema, o);
-    TableList l = {0};
-    store__table_visit(collect_table, &l);
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            err_raise(ERRCODE_IO_ERROR, "could not write file \"%s\": %s", path,
+                      strerror(w < 0 ? errno : EIO));
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Phase B: the runs, then checkpoint/<gen>.ckpt (tmp, fsync, rename). */
+static void ckpt_write_files(Ckpt *c)
+{
     MemArena *a = mem_arena_create("checkpoint");
+    char path[4200], tmp[4300];
+    path_of(path, sizeof path, "ckpt", c->gen);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = -1;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        if (l.oom)
-            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-        for (int i = 0; i < l.n; i++) {
-            ckpt_table(o, l.t[i], a, gen);
-            ckpt_flush(o, false);
+        for (int i = 0; i < c->n; i++) {
+            if (c->tables[i].rows)
+                ckpt_run(c, &c->tables[i], a);
             mem_arena_reset(a);
         }
-        store__wal_add(o->buf, WAL_COMMIT, &seq, 8);
-        ckpt_flush(o, true);
+        store__wal_add(c->buf, WAL_COMMIT, &c->seq, 8);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0)
+            err_raise(ERRCODE_IO_ERROR, "could not create file \"%s\": %s", tmp, strerror(errno));
+        write_all_or_raise(fd, c->buf->wal, c->buf->wal_len, tmp);
+        if (fsync(fd) != 0)
+            err_raise(ERRCODE_IO_ERROR, "could not fsync file \"%s\": %s", tmp, strerror(errno));
+        close(fd);
+        fd = -1;
+        if (rename(tmp, path) != 0)
+            err_raise(ERRCODE_IO_ERROR, "could not rename file \"%s\": %s", tmp, strerror(errno));
+        snprintf(tmp, sizeof tmp, "%s/checkpoint", store_g.data_dir);
+        fsync_dir(tmp);
         err_pop(&jmp);
     } else {
-        free(l.t);
+        if (fd >= 0)
+            close(fd);
+        unlink(tmp);
         mem_arena_destroy(a);
         err_rethrow();
     }
-    free(l.t);
     mem_arena_destroy(a);
 }
 
-/* Write checkpoint gen and an empty WAL for it; returns the WAL's fd. */
-static int ckpt_files(uint64_t gen, uint64_t seq)
+/* Remove the files of generations before gen: WAL, checkpoint, runs. */
+static void remove_before(uint64_t gen)
 {
-    char path[4200], tmp[4300];
-    path_of(path, sizeof path, "ckpt", gen);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    CkptOut o = {.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), .path = tmp};
-    if (o.fd < 0)
-        err_raise(ERRCODE_IO_ERROR, "could not create file \"%s\": %s", tmp, strerror(errno));
-    o.buf = calloc(1, sizeof *o.buf);
-    ErrJmp jmp;
-    if (o.buf && ERR_TRY(jmp)) {
-        ckpt_write(&o, seq, gen);
-        if (fsync(o.fd) != 0)
-            err_raise(ERRCODE_IO_ERROR, "could not fsync file \"%s\": %s", tmp, strerror(errno));
-        err_pop(&jmp);
-    } else {
-        close(o.fd);
-        unlink(tmp);
-        if (o.buf)
-            free(o.buf->wal);
-        free(o.buf);
-        if (!o.buf)
-            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-        err_rethrow();
-    }
-    close(o.fd);
-    free(o.buf->wal);
-    free(o.buf);
-    if (rename(tmp, path) != 0)
-        err_raise(ERRCODE_IO_ERROR, "could not rename file \"%s\": %s", tmp, strerror(errno));
-    snprintf(tmp, sizeof tmp, "%s/checkpoint", store_g.data_dir);
-    fsync_dir(tmp);
-    int fd = open_wal(gen, true);
-    snprintf(tmp, sizeof tmp, "%s/wal", store_g.data_dir);
-    fsync_dir(tmp);
-    return fd;
-}
-
-/* Remove checkpoint/<g>.<oid>.run files of generations before gen (and
- * leftovers of failed checkpoints). */
-static void remove_runs_before(uint64_t gen)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/checkpoint", store_g.data_dir);
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        unsigned long long g = 0;
-        unsigned oid = 0;
-        if (sscanf(e->d_name, "%llu.%u.run", &g, &oid) == 2 && g < gen) {
-            snprintf(path, sizeof path, "%s/checkpoint/%s", store_g.data_dir, e->d_name);
+    static const char *const dirs[] = {"wal", "checkpoint"};
+    for (int d = 0; d < 2; d++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", store_g.data_dir, dirs[d]);
+        DIR *dir = opendir(path);
+        if (!dir)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dir)) != NULL) {
+            unsigned long long g = 0;
+            char rest[64] = "";
+            if (sscanf(e->d_name, "%llu.%63s", &g, rest) != 2 || g >= gen)
+                continue;
+            if (strcmp(rest, "wal") != 0 && strcmp(rest, "ckpt") != 0 &&
+                strstr(rest, "run") == NULL)
+                continue;
+            snprintf(path, sizeof path, "%s/%s/%s", store_g.data_dir, dirs[d], e->d_name);
             unlink(path);
         }
+        closedir(dir);
     }
-    closedir(d);
+}
+
+/* Phase A (caller holds commits back): capture, then switch to a new WAL
+ * file wal/<gen>.wal that starts exactly at the checkpoint's sequence. The
+ * old file is made durable first: recovery reads it before the new one. */
+static void ckpt_switch(Ckpt *c)
+{
+    ckpt_capture(c);
+    store__wal_sync();
+    int fd = open_wal(c->gen, true);
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/wal", store_g.data_dir);
+    fsync_dir(dir);
+    store__wal_set_file(fd, 0, c->seq);
+    wal_gen = c->gen;
 }
 
 void store_checkpoint(void)
@@ -811,34 +867,127 @@ void store_checkpoint(void)
     if (!store_g.open)
         err_raise(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "the store is not open");
     pthread_mutex_lock(&ckpt_mu);
-    store__wal_block_commits();
-    uint64_t gen = ckpt_gen + 1;
-    uint64_t seq = atomic_load(&store_g.visible_seq);
+    Ckpt c = {.buf = calloc(1, sizeof(StoreTxn)), .gen = wal_gen + 1};
     ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        int fd = ckpt_files(gen, seq);
-        int rc = write_control(gen);
-        if (rc != 0) {
-            close(fd);
+    if (c.buf && ERR_TRY(jmp)) {
+        store__wal_block_commits();
+        c.seq = atomic_load(&store_g.visible_seq);
+        ErrJmp inner;
+        if (ERR_TRY(inner)) {
+            ckpt_switch(&c);
+            err_pop(&inner);
+        } else {
+            store__wal_unblock_commits();
+            err_rethrow();
+        }
+        store__wal_unblock_commits();
+        ckpt_write_files(&c);
+        int rc = write_control(c.gen);
+        if (rc != 0)
             err_raise(ERRCODE_IO_ERROR, "could not write file \"%s/control\": %s",
                       store_g.data_dir, strerror(rc));
-        }
-        store__wal_set_file(fd, 0, seq);
-        char path[4200];
-        path_of(path, sizeof path, "wal", ckpt_gen);
-        unlink(path);
-        path_of(path, sizeof path, "ckpt", ckpt_gen);
-        unlink(path);
-        remove_runs_before(gen);
-        ckpt_gen = gen;
+        ckpt_gen = c.gen;
+        remove_before(c.gen);
         err_pop(&jmp);
     } else {
-        store__wal_unblock_commits();
+        ckpt_unpin(&c);
+        if (c.buf)
+            free(c.buf->wal);
+        free(c.buf);
+        free(c.tables);
         pthread_mutex_unlock(&ckpt_mu);
+        if (!c.buf)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
         err_rethrow();
     }
-    store__wal_unblock_commits();
+    ckpt_unpin(&c);
+    free(c.buf->wal);
+    free(c.buf);
+    free(c.tables);
     pthread_mutex_unlock(&ckpt_mu);
 }
 
 uint64_t store__checkpoint_gen(void) { return ckpt_gen; }
+
+void store__checkpoint_exclude(bool lock)
+{
+    if (lock)
+        pthread_mutex_lock(&ckpt_mu);
+    else
+        pthread_mutex_unlock(&ckpt_mu);
+}
+
+/* ---- the background checkpointer ---- */
+
+/* Automatic checkpoints (the WAL grew past STORE_WAL_CHECKPOINT_BYTES) run
+ * in a thread of their own, started by store_open and stopped by
+ * store_close, so the commit that crossed the limit does not wait for it. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    pthread_t thread;
+    bool running, request, stop;
+} bg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+
+static void bg_checkpoint_once(void)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store_checkpoint();
+        err_pop(&jmp);
+    } else {
+        fprintf(stderr, "WARNING:  automatic checkpoint failed: %s\n", err_current()->message);
+        err_clear();
+    }
+}
+
+static void *bg_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&bg.mu);
+    for (;;) {
+        while (!bg.request && !bg.stop)
+            pthread_cond_wait(&bg.cond, &bg.mu);
+        if (bg.stop)
+            break;
+        bg.request = false;
+        pthread_mutex_unlock(&bg.mu);
+        bg_checkpoint_once();
+        pthread_mutex_lock(&bg.mu);
+    }
+    pthread_mutex_unlock(&bg.mu);
+    return NULL;
+}
+
+void store__checkpointer_start(void)
+{
+    pthread_mutex_lock(&bg.mu);
+    bg.request = bg.stop = false;
+    bg.running = pthread_create(&bg.thread, NULL, bg_main, NULL) == 0;
+    pthread_mutex_unlock(&bg.mu);
+}
+
+void store__checkpointer_stop(void)
+{
+    pthread_mutex_lock(&bg.mu);
+    bool running = bg.running;
+    bg.stop = true;
+    bg.running = false;
+    pthread_cond_broadcast(&bg.cond);
+    pthread_mutex_unlock(&bg.mu);
+    if (running)
+        pthread_join(bg.thread, NULL);
+}
+
+void store__checkpoint_request(void)
+{
+    pthread_mutex_lock(&bg.mu);
+    bool running = bg.running;
+    if (running) {
+        bg.request = true;
+        pthread_cond_signal(&bg.cond);
+    }
+    pthread_mutex_unlock(&bg.mu);
+    if (!running)
+        bg_checkpoint_once();  /* no thread (could not start): do it here */
+}

@@ -126,6 +126,7 @@ struct StoreTable {
     pthread_rwlock_t pk_lock;  /* the pk index: writer exclusive, point lookups shared */
     StoreStats stats;      /* under store_g.lock */
     bool *pk_prev_not_null; /* ADD PRIMARY KEY not committed yet: NOT NULL flags before it */
+    bool ckpt_pinned;      /* under the checkpoint mutex: held as a scan by a checkpoint */
     int cap_cols;          /* room in cols/phys/width (ADD COLUMN never moves them) */
     StoreTxn *alter_txn;   /* uncommitted ADD COLUMN: columns >= ncols_committed are its own */
     int ncols_committed;
@@ -442,6 +443,8 @@ void store__wal_close(void);
 void store__wal_block_commits(void);
 void store__wal_unblock_commits(void);
 uint64_t store__wal_size(void);
+/* Make everything written so far durable (checkpoints, before switching files). */
+void store__wal_sync(void);
 /* Statistics for tests: fsyncs done, commits written. */
 uint64_t store__wal_fsyncs(void);
 uint64_t store__wal_commits(void);
@@ -450,6 +453,14 @@ uint64_t store__wal_commits(void);
 /* Load the last checkpoint and replay the WAL (store_open). */
 void store__recover(void);
 uint64_t store__checkpoint_gen(void);
+/* The background checkpointer (store_open starts it, store_close stops it);
+ * a request makes it checkpoint soon. */
+void store__checkpointer_start(void);
+void store__checkpointer_stop(void);
+void store__checkpoint_request(void);
+/* Keep checkpoints out (true) / let them run again (false): for changes
+ * that free table data outside a commit (DROP DATABASE). */
+void store__checkpoint_exclude(bool lock);
 /* Sizes used by recovery and tests. */
 #define STORE_WAL_HEADER 16
 

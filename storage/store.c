@@ -262,6 +262,7 @@ void store_open(const char *data_dir)
     if (ERR_TRY(jmp)) {
         store__recover();  /* checkpoint + WAL replay; torn tail truncated */
         err_pop(&jmp);
+        store__checkpointer_start();
     } else {
         store__wal_close();
         store__txn_free_all();
@@ -279,6 +280,7 @@ void store_close(void)
 {
     if (!store_g.open)
         return;
+    store__checkpointer_stop();
     store__wal_close();
     store__txn_free_all();
     store__catalog_free();

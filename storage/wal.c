@@ -22,6 +22,9 @@
  * concurrent commits share one fsync. With fsync = off the wait is skipped
  * for everyone; with synchronous_commit = off for that transaction.
  *
+ * A commit that finds the log past STORE_WAL_CHECKPOINT_BYTES asks the
+ * background checkpointer (recovery.c) for a checkpoint.
+ *
  * Publication: commit sequence s becomes visible to new snapshots only
  * after s - 1 is visible (store_g.visible_seq); the committer stamps its
  * rows (xmin / xmax) in between. Sync commits are thus visible only once
@@ -207,11 +210,19 @@ void store__wal_create_table(StoreTxn *x, const StoreTable *t, int ncols)
     put_u32(&w, t->oid);
     put_str(&w, t->schema);
     put_str(&w, t->name);
+    /* A checkpoint while an ADD PRIMARY KEY is uncommitted records the table
+     * as it was before (its ADD_PKEY record follows in the WAL at commit). */
+    const bool *prev = t->pk_prev_not_null;
     put_u32(&w, (uint32_t)ncols);
-    for (int i = 0; i < ncols; i++)
-        put_coldef(&w, &t->cols[i]);
-    put_u32(&w, (uint32_t)t->npkey);
-    for (int i = 0; i < t->npkey; i++)
+    for (int i = 0; i < ncols; i++) {
+        StoreColumnDef c = t->cols[i];
+        if (prev)
+            c.not_null = prev[i];
+        put_coldef(&w, &c);
+    }
+    int npkey = prev ? 0 : t->npkey;
+    put_u32(&w, (uint32_t)npkey);
+    for (int i = 0; i < npkey; i++)
         put_u32(&w, (uint32_t)t->pkey[i]);
     put_end(&w, WAL_CREATE_TABLE);
 }
@@ -320,8 +331,6 @@ static struct {
     bool broken;        /* a write failed: no commit may proceed */
 } wal = {.mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .fd = -1};
 
-static pthread_mutex_t ckpt_auto = PTHREAD_MUTEX_INITIALIZER;
-
 /* fsync setting: PostgreSQL's server parameter when common/guc knows it. */
 static bool wal_fsync_enabled(void)
 {
@@ -365,6 +374,16 @@ uint64_t store__wal_size(void)
     uint64_t n = wal.written;
     pthread_mutex_unlock(&wal.mu);
     return n;
+}
+
+static void wal_wait_flushed(uint64_t end);
+
+void store__wal_sync(void)
+{
+    pthread_mutex_lock(&wal.mu);
+    if (wal.open && wal_fsync_enabled())
+        wal_wait_flushed(wal.written);
+    pthread_mutex_unlock(&wal.mu);
 }
 
 uint64_t store__wal_fsyncs(void) { return __atomic_load_n(&wal.fsyncs, __ATOMIC_RELAXED); }
@@ -455,23 +474,6 @@ static uint64_t wal_append_commit(StoreTxn *x, uint64_t *end)
     return seq;
 }
 
-/* A checkpoint because the WAL grew past STORE_WAL_CHECKPOINT_BYTES. The
- * commit that triggered it is done: a failure is reported to stderr only. */
-__attribute__((noinline)) static void auto_checkpoint(void)
-{
-    if (pthread_mutex_trylock(&ckpt_auto) != 0)
-        return;
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        store_checkpoint();
-        err_pop(&jmp);
-    } else {
-        fprintf(stderr, "WARNING:  automatic checkpoint failed: %s\n", err_current()->message);
-        err_clear();
-    }
-    pthread_mutex_unlock(&ckpt_auto);
-}
-
 uint64_t store__wal_commit(StoreTxn *x)
 {
     if (store_g.replaying) {
@@ -502,6 +504,6 @@ uint64_t store__wal_commit(StoreTxn *x)
     pthread_mutex_unlock(&wal.mu);
     x->wal_len = 0;
     if (big)
-        auto_checkpoint();
+        store__checkpoint_request();  /* the background checkpointer does it */
     return seq;
 }

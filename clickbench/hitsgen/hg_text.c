@@ -318,6 +318,8 @@ void hg_model_name(hg_str *out, uint32_t k)
     out->s[0] = '\0';
     str_add(out, brand[hg_below(&r, 8)]);
     char tmp[16];
-    snprintf(tmp, sizeof tmp, "%c%u", (char)('A' + hg_below(&r, 26)), 100 + hg_below(&r, 9900));
+    char letter = (char)('A' + hg_below(&r, 26)); /* two statements: draws in a fixed order */
+    unsigned number = 100 + hg_below(&r, 9900);
+    snprintf(tmp, sizeof tmp, "%c%u", letter, number);
     str_add(out, tmp);
 }

@@ -52,7 +52,7 @@ cb_psql_timed() {
     raw=$(printf '%s\n' "$raw" | grep -v '^Time: [0-9.]* ms')
     if [ -n "$raw" ]; then printf '%s\n' "$raw" > "$6"; else : > "$6"; fi
     rm -f "$6.err"
-    if [ -z "$ms" ]; then echo null; else awk -v m="$ms" 'BEGIN { printf "%.3f\n", m / 1000 }'; fi
+    if [ -z "$ms" ]; then echo null; else awk -v m="$ms" 'BEGIN { printf "%.4f\n", m / 1000 }'; fi
 }
 
 # cb_run_queries QUERIES OUTDIR RESTART_FN HOST PORT USER DB [TRIES]:

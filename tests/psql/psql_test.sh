@@ -92,6 +92,8 @@ run_case verbose "$PGHOST" verbose.sql
 # A multi-statement file: DDL, multi-row INSERT, joins, GROUP BY/HAVING,
 # ORDER BY, LIMIT, transactions, with command tags and NULL display.
 run_case script "$PGHOST" script.sql
+# COPY FROM STDIN with inline data, \copy (text, CSV), COPY TO STDOUT, CONTEXT.
+run_case copy "$PGHOST" copy.sql
 # The same over the Unix-domain socket in the server's socket directory.
 if [ -n "$sockdir" ]; then
     run_case unix_socket "$sockdir" - -c 'select 2 as y'

@@ -236,6 +236,21 @@ Test(array, type_table)
     cr_assert_eq(type_phys(SQLTYPE(TYPE_INT4_ARRAY)), PHYS_STR);
     cr_assert_eq(type_info(TYPE_UUID)->typlen, 16);
     cr_assert_eq(type_info(TYPE_INT4_ARRAY)->category, 'A');
+    /* the table's typarray/typelem agree with type_array_of/type_element_of */
+    static const uint32_t scalars[] = {TYPE_BOOL, TYPE_BYTEA, TYPE_INT2, TYPE_INT4, TYPE_INT8,
+                                       TYPE_TEXT, TYPE_BPCHAR, TYPE_VARCHAR, TYPE_FLOAT4,
+                                       TYPE_FLOAT8, TYPE_TIMESTAMP, TYPE_DATE, TYPE_TIME,
+                                       TYPE_TIMESTAMPTZ, TYPE_INTERVAL, TYPE_NUMERIC, TYPE_UUID,
+                                       TYPE_JSON, TYPE_JSONB};
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        uint32_t arr = type_array_of(scalars[i]);
+        cr_assert_eq(type_info(scalars[i])->array, arr, "%u", scalars[i]);
+        cr_assert_not_null(type_info(arr), "%u", arr);
+        cr_assert_eq(type_info(arr)->elem, scalars[i]);
+        cr_assert_eq(type_element_of(arr), scalars[i]);
+        cr_assert_eq(type_info(arr)->phys, PHYS_STR);
+    }
+    cr_assert_eq(type_array_of(TYPE_NAME), TYPE_INVALID);
 }
 
 static const char *str3(StrRef r)

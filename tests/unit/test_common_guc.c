@@ -106,7 +106,11 @@ Test(guc, timezone_names_from_tzdata)
     GucSet *g = guc_session_create();
     expect_show_after_set(g, "TimeZone", "Etc/UTC", "Etc/UTC");
     expect_show_after_set(g, "TimeZone", "etc/utc", "Etc/UTC");
-    expect_show_after_set(g, "TimeZone", "+02", "+02");
+    /* numbers are hours east, shown as PostgreSQL shows them */
+    expect_show_after_set(g, "TimeZone", "+02", "<+02>-02");
+    expect_show_after_set(g, "TimeZone", "-3", "<-03>+03");
+    expect_show_after_set(g, "TimeZone", "5.5", "<+05:30>-05:30");
+    expect_show_after_set(g, "TimeZone", "+05:30", "+05:30");
     expect_set_error(g, "TimeZone", "Foo/Bar", "22023", "invalid value for parameter \"TimeZone\": \"Foo/Bar\"");
     expect_set_error(g, "TimeZone", "../etc/passwd", "22023",
                      "invalid value for parameter \"TimeZone\": \"../etc/passwd\"");

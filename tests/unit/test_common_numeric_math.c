@@ -1,8 +1,9 @@
 /*
  * test_common_numeric_math.c — numeric trunc/floor/ceil/sqrt/exp/ln/log/
- * power: every expected text (digits and display scale) and error below was
- * printed by PostgreSQL 15 for the same arguments (a hand-picked set with
- * the edge cases, plus a sample of random arguments).
+ * power/div/sign/gcd/lcm/min_scale/trim_scale: every expected text (digits
+ * and display scale) and error below was printed by PostgreSQL 15 for the
+ * same arguments (a hand-picked set with the edge cases, plus a sample of
+ * random arguments).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -221,6 +222,48 @@ static const NumCase cases[] = {
     {"log", "0.66061", "4.305990e-26", "OK\011140.87888259721894444346203473640886"},
     {"log", "1.47912", "79", "OK\01111.1622884359546511"},
     {"log", "9.050622e-02", "64.223685482", "OK\011-1.7326347605847816"},
+    {"div", "7", "2", "OK\0113"},
+    {"div", "-7", "2", "OK\011-3"},
+    {"div", "7.5", "2", "OK\0113"},
+    {"div", "-7.5", "-2", "OK\0113"},
+    {"div", "1", "0", "ERR\01122012\011division by zero"},
+    {"div", "0", "3", "OK\0110"},
+    {"div", "1e20", "3", "OK\01133333333333333333333"},
+    {"div", "NaN", "1", "OK\011NaN"},
+    {"sign", "-2.5", NULL, "OK\011-1"},
+    {"sign", "0", NULL, "OK\0110"},
+    {"sign", "2.50", NULL, "OK\0111"},
+    {"sign", "NaN", NULL, "OK\011NaN"},
+    {"sign", "-0.000", NULL, "OK\0110"},
+    {"gcd", "12", "18", "OK\0116"},
+    {"lcm", "12", "18", "OK\01136"},
+    {"gcd", "12.0", "18", "OK\0116.0"},
+    {"lcm", "12.0", "18", "OK\01136.0"},
+    {"gcd", "-12", "18", "OK\0116"},
+    {"lcm", "-12", "18", "OK\01136"},
+    {"gcd", "0", "5", "OK\0115"},
+    {"lcm", "0", "5", "OK\0110"},
+    {"gcd", "0", "0", "OK\0110"},
+    {"lcm", "0", "0", "OK\0110"},
+    {"gcd", "1.5", "0.25", "OK\0110.25"},
+    {"lcm", "1.5", "0.25", "OK\0111.50"},
+    {"gcd", "NaN", "1", "OK\011NaN"},
+    {"lcm", "NaN", "1", "OK\011NaN"},
+    {"gcd", "123456789012345678901234567890", "987654321", "OK\0119"},
+    {"lcm", "123456789012345678901234567890", "987654321", "OK\01113548070124980948012498094801236261410"},
+    {"trim_scale", "1.500", NULL, "OK\0111.5"},
+    {"min_scale", "1.500", NULL, "OK\0111"},
+    {"trim_scale", "1.0", NULL, "OK\0111"},
+    {"min_scale", "1.0", NULL, "OK\0110"},
+    {"trim_scale", "0.000", NULL, "OK\0110"},
+    {"min_scale", "0.000", NULL, "OK\0110"},
+    {"trim_scale", "123", NULL, "OK\011123"},
+    {"min_scale", "123", NULL, "OK\0110"},
+    {"trim_scale", "1e-5", NULL, "OK\0110.00001"},
+    {"min_scale", "1e-5", NULL, "OK\0115"},
+    {"trim_scale", "100.010", NULL, "OK\011100.01"},
+    {"min_scale", "100.010", NULL, "OK\0112"},
+    {"trim_scale", "NaN", NULL, "OK\011NaN"},
 };
 
 static StrRef num_call(const NumCase *c, MemArena *a)
@@ -234,6 +277,12 @@ static StrRef num_call(const NumCase *c, MemArena *a)
     if (strcmp(c->func, "power") == 0) return numeric_power(x, y, a);
     if (strcmp(c->func, "trunc") == 0) return numeric_trunc(x, c->y ? atoi(c->y) : 0, a);
     if (strcmp(c->func, "floor") == 0) return numeric_floor(x, a);
+    if (strcmp(c->func, "div") == 0) return numeric_div_trunc(x, y, a);
+    if (strcmp(c->func, "sign") == 0) return numeric_sign(x, a);
+    if (strcmp(c->func, "gcd") == 0) return numeric_gcd(x, y, a);
+    if (strcmp(c->func, "lcm") == 0) return numeric_lcm(x, y, a);
+    if (strcmp(c->func, "trim_scale") == 0) return numeric_trim_scale(x, a);
+    if (strcmp(c->func, "min_scale") == 0) return numeric_from_int64(numeric_min_scale(x), a);
     return numeric_ceil(x, a);
 }
 
@@ -259,5 +308,13 @@ Test(numeric_math, pg_table)
                          cases[i].y ? cases[i].y : "-");
         mem_arena_reset(a);
     }
+    mem_arena_destroy(a);
+}
+
+Test(numeric_math, min_scale_of_nan)
+{
+    MemArena *a = mem_arena_create("t");
+    cr_assert_eq(numeric_min_scale(numeric_in("NaN", 3, -1, a)), -1);
+    cr_assert_eq(numeric_min_scale(numeric_in("1.500", 5, -1, a)), 1);
     mem_arena_destroy(a);
 }

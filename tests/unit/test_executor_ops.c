@@ -1015,3 +1015,66 @@ Test(executor_ops, window_frames_to_partition_end)
     flt->predicate = op2("=", op2("%", col(1, T_I8), i8(2500)), i8(1));
     cr_assert_str_eq(cols_from(run_node(flt), 1), "1|12502500\n2501|9376250\n");
 }
+
+static Expr *lit(SqlType t, const char *text)
+{
+    Expr *e = ex(EXPR_CONST, t, 0, NULL);
+    type_input(t, text, strlen(text), A, &e->value);
+    return e;
+}
+
+/* SELECT * FROM unnest('{1,NULL,3}'::int[], '{a,b}'::text[]), unnest(NULL::int[]),
+ * generate_series('2024-01-31'::timestamp, '2024-05-01', '1 month') */
+Test(executor_ops, unnest_and_timestamp_series)
+{
+    SqlType ia = SQLTYPE(TYPE_INT4_ARRAY), ta = SQLTYPE(TYPE_TEXT_ARRAY);
+    SqlType ot[2] = {T_I4, T_TEXT};
+    PlanNode *u = node(PLAN_FUNCTION_SCAN, 2, ot, NULL);
+    u->func_kind = TABLEFUNC_UNNEST;
+    u->nfunc_args = 2;
+    u->func_args = MEM_NEW_ARRAY(A, Expr *, 2);
+    u->func_args[0] = lit(ia, "{1,NULL,3}");
+    u->func_args[1] = lit(ta, "{a,b}");
+    cr_assert_str_eq(run_node(u), "1|a\n∅|b\n3|∅\n");
+    PlanNode *un = node(PLAN_FUNCTION_SCAN, 1, &T_I4, NULL);
+    un->func_kind = TABLEFUNC_UNNEST;
+    un->nfunc_args = 1;
+    un->func_args = MEM_NEW_ARRAY(A, Expr *, 1);
+    un->func_args[0] = null_of(ia);
+    cr_assert_str_eq(run_node(un), "");
+    SqlType ts = SQLTYPE(TYPE_TIMESTAMP);
+    PlanNode *g = series(lit(ts, "2024-01-31"), lit(ts, "2024-05-01"), lit(SQLTYPE(TYPE_INTERVAL), "1 month"));
+    cr_assert_str_eq(run_node(g), "2024-01-31 00:00:00\n2024-02-29 00:00:00\n2024-03-29 00:00:00\n2024-04-29 00:00:00\n");
+    PlanNode *zero = series(lit(ts, "2024-01-31"), lit(ts, "2024-05-01"), lit(SQLTYPE(TYPE_INTERVAL), "0 days"));
+    EXPECT_ERROR("22023", run_node(zero));
+}
+
+/* l RIGHT JOIN r ON a < x (nested loop) */
+Test(executor_ops, nested_loop_right)
+{
+    PlanNode *j = join(PLAN_NESTED_LOOP, PJOIN_RIGHT, lv(), rv(), 0, 0);
+    j->join_filter = op2(">", col(0, T_I4), col(2, T_I4));
+    cr_assert_str_eq(sorted(run_node(j)), "2|y|1|10\n2|y|1|11\n3|w|1|10\n3|w|1|11\n∅|∅|3|13\n∅|∅|4|14\n∅|∅|∅|12\n");
+}
+
+/* (a, b) [NOT] IN (SELECT x, y FROM (VALUES (1,1),(2,7),(NULL,3)) r(x, y)) */
+Test(executor_ops, two_key_null_aware_anti_and_mark)
+{
+    static const char *lc[] = {"1", "1", "1", "2", "2", "∅", "∅", "5", "3", "3"};
+    static const char *rc[] = {"1", "1", "2", "7", "∅", "3"};
+    SqlType t2[2] = {T_I4, T_I4};
+    PlanJoinType kinds[2] = {PJOIN_ANTI_NULL, PJOIN_MARK};
+    const char *want[2] = {"1|2\n∅|5\n", "1|1|t\n1|2|f\n2|∅|∅\n∅|5|f\n3|3|∅\n"};
+    for (int k = 0; k < 2; k++) {
+        PlanNode *j = join(PLAN_HASH_JOIN, kinds[k], values(2, t2, 5, lc), values(2, t2, 3, rc), 0, 0);
+        j->nkeys = 2;
+        j->left_keys = MEM_NEW_ARRAY(A, Expr *, 2);
+        j->right_keys = MEM_NEW_ARRAY(A, Expr *, 2);
+        for (int c = 0; c < 2; c++) {
+            j->left_keys[c] = col(c, T_I4);
+            j->right_keys[c] = col(c, T_I4);
+        }
+        j->mark_null_aware = true;
+        cr_assert_str_eq(run_node(j), want[k]);
+    }
+}

@@ -704,6 +704,8 @@ Test(parser, aggregates_and_windows)
                 "(select [(call sum a over (window frame=0xc05 start 2)) (call sum a over (window frame=0x423))] from [t])");
     assert_tree("SELECT sum(a) OVER w, avg(a) OVER (w ORDER BY b) FROM t WINDOW w AS (PARTITION BY b)",
                 "(select [(call sum a over (window name=w)) (call avg a over (window ref=w order [b]))] from [t] window [(window name=w partition [b])])");
+    assert_tree("SELECT make_interval(days => 1, hours := 2), f(a, b => 1)",
+                "(select [(call make_interval days=>1 hours=>2) (call f a b=>1)])");
     assert_tree("SELECT count(*) FILTER (WHERE a > 1) OVER (PARTITION BY b), f(VARIADIC arr) FROM t",
                 "(select [(call count * filter (> a 1) over (window partition [b])) (call f arr variadic)] from [t])");
 }
@@ -738,6 +740,12 @@ Test(parser, new_expressions)
                 "(select [(call current_timestamp 3) (call localtime 2) (call session_user) (call current_schema) (call current_catalog) (call current_role) (call current_schema)])");
     assert_tree("SELECT ROW(1, 2), ROW(), (1, 2), (1, 'a') = (1, 'a')",
                 "(select [(row [1 2]) (row []) (tuple [1 2]) (= (tuple [1 'a']) (tuple [1 'a']))])");
+    /* unreserved and column-name keywords stay identifiers where PostgreSQL allows them */
+    assert_tree("SELECT operator, exists, row, grouping, at, x at FROM t GROUP BY cube, rollup ORDER BY operator",
+                "(select [operator exists row grouping at x AS at] from [t] group [cube rollup] order [operator])");
+    assert_tree("UPDATE t SET set = 1; SELECT sum(a) OVER (ROWS CURRENT ROW) FROM t; SELECT nulls FROM t ORDER BY a NULLS FIRST",
+                "(update t set [1 AS set]); (select [(call sum a over (window frame=0x605))] from [t]); "
+                "(select [nulls] from [t] order [a NULLS FIRST])");
     assert_tree("SELECT DEFAULT; SELECT time, range, rows, partition, current, nulls, filter, over, within, cube, rollup, sets FROM t",
                 "(select [DEFAULT]); (select [time range rows partition current nulls filter over within cube rollup sets] from [t])");
     assert_tree("CREATE TABLE ty (a timestamptz, b time, c interval year to month, d uuid, e bytea, f jsonb, g int[], h text[][], i int ARRAY, j interval(3), k pg_catalog.int4)",
@@ -1030,7 +1038,7 @@ Test(parser, second_wave_errors_as_postgresql)
     assert_error("SELECT count(DISTINCT a) WITHIN GROUP (ORDER BY a) FROM t", "42601",
                  "cannot use DISTINCT with WITHIN GROUP", 26);
     assert_error("WITH a AS (SELECT 1) (WITH b AS (SELECT 2) SELECT 3)", "42601",
-                 "multiple WITH clauses not allowed", 23);
+                 "multiple WITH clauses not allowed", 1);
 }
 
 /* ---------- statements, errors, limits ---------- */

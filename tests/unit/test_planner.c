@@ -26,7 +26,7 @@ static Plan *plan_one(const char *sql, const uint32_t *ptypes, int nparams)
 {
     List *stmts = parse_sql(arena, sql);
     cr_assert_eq(list_len(stmts), 1, "one statement: %s", sql);
-    PlanContext ctx = {arena, sql, guc, ptypes, nparams};
+    PlanContext ctx = {.arena = arena, .query_text = sql, .guc = guc, .param_types = ptypes, .nparams = nparams};
     return plan_statement(&ctx, list_nth(stmts, 0));
 }
 
@@ -222,7 +222,7 @@ Test(planner, parameters_inferred)
 Test(planner, simple_query_has_no_parameters)
 {
     List *stmts = parse_sql(arena, "SELECT 1 + $1");
-    PlanContext ctx = {arena, "SELECT 1 + $1", guc, NULL, 0};
+    PlanContext ctx = {.arena = arena, .query_text = "SELECT 1 + $1", .guc = guc};
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         plan_statement_fixed_params(&ctx, list_nth(stmts, 0));

@@ -27,7 +27,7 @@ static Plan *plan_one(const char *sql, const uint32_t *ptypes, int nparams)
 {
     List *stmts = parse_sql(arena, sql);
     cr_assert_eq(list_len(stmts), 1, "one statement: %s", sql);
-    PlanContext ctx = {arena, sql, guc, ptypes, nparams};
+    PlanContext ctx = {.arena = arena, .query_text = sql, .guc = guc, .param_types = ptypes, .nparams = nparams};
     return plan_statement(&ctx, list_nth(stmts, 0));
 }
 
@@ -133,6 +133,8 @@ static const PlanNode *find_kind(const PlanNode *n, PlanKind k)
     const PlanNode *r = find_kind(n->left, k);
     if (!r)
         r = find_kind(n->right, k);
+    if (!r && n->kind == PLAN_CTE_SCAN)
+        r = find_kind(n->cte_plan, k);
     for (int i = 0; !r && i < n->nchildren; i++)
         r = find_kind(n->children[i], k);
     return r;
@@ -247,6 +249,13 @@ Test(planner4, recursive_with)
     cr_assert_not_null(w);
     cr_expect_eq(w->worktable_id, r->worktable_id);
     cr_expect_eq(p->nworktables, 1);
+    cr_expect_eq(p->nctes, 1, "a recursive WITH query is materialised once");
+    cr_expect_not_null(find_kind(p->root, PLAN_CTE_SCAN));
+    p = expect_plan("WITH x AS (SELECT a FROM t) SELECT * FROM x a JOIN x b ON a.a = b.a");
+    cr_expect_eq(p->nctes, 1, "referenced twice: materialised");
+    p = expect_plan("WITH x AS (SELECT a FROM t) SELECT * FROM x");
+    cr_expect_eq(p->nctes, 0, "referenced once: inlined");
+    cr_expect_null(find_kind(p->root, PLAN_CTE_SCAN));
     expect_error("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1.5 FROM n) SELECT * FROM n", "42804",
                  "recursive query \"n\" column 1 has type integer in non-recursive term but type numeric overall", -1);
 }
@@ -336,4 +345,55 @@ Test(planner4, views_and_explain_analyze)
     cr_expect_str_eq(list_nth(lines, list_len(lines) - 1), "Execution Time: 1.500 ms");
     expect_plan("DROP VIEW v4");
     expect_error("SELECT * FROM v4", "42P01", "relation \"v4\" does not exist", 15);
+}
+
+/* PREPARE / EXECUTE / DEALLOCATE with a session slot, as the protocol
+ * layer would pass it. */
+static void *session_slot;
+
+static Plan *plan_in_session(const char *sql, ErrorData *err)
+{
+    ErrJmp jmp;
+    Plan *volatile p = NULL;
+    if (ERR_TRY(jmp)) {
+        List *stmts = parse_sql(arena, sql);
+        PlanContext ctx = {.arena = arena, .query_text = sql, .guc = guc, .session_state = &session_slot};
+        p = plan_statement(&ctx, list_nth(stmts, 0));
+        err_pop(&jmp);
+    } else {
+        *err = *err_current();
+    }
+    return p;
+}
+
+Test(planner4, prepared_statements)
+{
+    ErrorData e;
+    memset(&e, 0, sizeof e);
+    Plan *p = plan_in_session("PREPARE q (int) AS SELECT a, b FROM t WHERE a > $1", &e);
+    cr_assert_not_null(p, "%s", e.message);
+    cr_expect_str_eq(p->command, "PREPARE");
+    cr_expect_null(plan_in_session("PREPARE q AS SELECT 1", &e));
+    cr_expect_str_eq(e.sqlstate, "42P05");
+    p = plan_in_session("EXECUTE q (5)", &e);
+    cr_assert_not_null(p, "%s", e.message);
+    cr_expect_eq(p->kind, PLAN_STMT_QUERY);
+    cr_expect_eq(p->nparams, 0, "the argument's value replaces $1");
+    cr_expect_eq(p->ncols, 2);
+    cr_expect_null(plan_in_session("EXECUTE q", &e));
+    cr_expect_str_eq(e.sqlstate, "42601");
+    cr_expect_str_eq(e.message, "wrong number of parameters for prepared statement \"q\"");
+    cr_expect_null(plan_in_session("EXECUTE q ('x')", &e));
+    cr_expect_str_eq(e.sqlstate, "22P02");
+    p = plan_in_session("DEALLOCATE q", &e);
+    cr_assert_not_null(p, "%s", e.message);
+    cr_expect_null(plan_in_session("EXECUTE q (1)", &e));
+    cr_expect_str_eq(e.sqlstate, "26000");
+    cr_expect_null(plan_in_session("DEALLOCATE q", &e));
+    cr_expect_str_eq(e.sqlstate, "26000");
+    cr_assert_not_null(plan_in_session("PREPARE r AS SELECT count(*) FROM u", &e));
+    cr_assert_not_null(plan_in_session("DEALLOCATE ALL", &e));
+    plan_session_release(&session_slot);
+    cr_expect_null(session_slot);
+    expect_error("PREPARE z AS SELECT 1", "0A000", "PREPARE is not supported in this context", -1);
 }

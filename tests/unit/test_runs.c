@@ -7,6 +7,7 @@
  * sources; visibility hook), and compaction.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,7 +342,8 @@ static const SqlType m_types[3] = {{TYPE_INT8, -1}, {TYPE_INT8, -1}, {TYPE_TEXT,
 static RunReader *write_ents(const char *path, Ent *e, uint32_t n, uint32_t group_rows,
                              RunCompression comp)
 {
-    qsort(e, n, sizeof(Ent), ent_cmp);
+    if (n > 0)
+        qsort(e, n, sizeof(Ent), ent_cmp);
     int key = 0;
     RunSchema sc = {3, m_types, 1, &key};
     RunWriteOptions o = {.group_rows = group_rows, .compression = comp, .no_fsync = true};
@@ -933,4 +935,126 @@ Test(runs, skip_groups_leave_groups_out)
     run_group_zone(r, 2, 0, &z);
     cr_assert(z.has_minmax && z.min.u.i64 == 2000 && z.max.u.i64 == 2999 && z.null_count == 0);
     run_close(r);
+}
+
+Test(runs, empty_run)
+{
+    RunReader *r = write_ents(path_of("empty.run"), NULL, 0, 100, RUN_COMP_ZSTD);
+    RunInfo info;
+    run_info(r, &info);
+    cr_assert_eq(info.nrows, 0);
+    cr_assert_eq(run_group_count(r), 0);
+    cr_assert_null(info.min_key);
+    Value k = {.u.i64 = 1};
+    uint64_t row, ver;
+    bool del;
+    cr_assert(!run_bloom_maybe(r, &k));
+    cr_assert(!run_lookup(r, &k, UINT64_MAX, arena, &row, &ver, &del));
+    MergeSource *s = run_merge_source(r, NULL, arena);
+    PhysType kt = PHYS_I64;
+    MergeOptions o = {.snapshot = UINT64_MAX};
+    Merge *m = merge_create(&s, 1, 1, &kt, &o, arena);
+    MergeBatch mb;
+    cr_assert(!merge_next(m, &mb));
+    cr_assert_eq(mb.count, 0);
+    run_close(r);
+}
+
+/* Readers are shared: 4 threads merge and look up in the same ZSTD runs at
+ * once (per-thread ZSTD contexts, bloom verification flags) and must all
+ * get the single-threaded answer. */
+typedef struct ThreadJob {
+    RunReader **runs;
+    int nruns;
+    uint64_t sum, lookups_found;
+    bool failed;
+} ThreadJob;
+
+static void *thread_job(void *arg)
+{
+    ThreadJob *j = arg;
+    ErrJmp jmp;
+    MemArena *a = mem_arena_create("thread");
+    if (ERR_TRY(jmp)) {
+        for (int rep = 0; rep < 3; rep++) {
+            mem_arena_reset(a);
+            MergeSource *src[8];
+            for (int r = 0; r < j->nruns; r++)
+                src[r] = run_merge_source(j->runs[r], NULL, a);
+            PhysType kt = PHYS_I64;
+            MergeOptions o = {.snapshot = UINT64_MAX};
+            Merge *m = merge_create(src, j->nruns, 1, &kt, &o, a);
+            Vector v;
+            vec_init(&v, m_types[1], a);
+            int col = 1;
+            MergeBatch mb;
+            uint64_t sum = 0;
+            while (merge_next(m, &mb)) {
+                merge_gather(m, &mb, 1, &col, &v, a);
+                for (uint32_t i = 0; i < mb.count; i++)
+                    sum += (uint64_t)((int64_t *)v.data)[i];
+            }
+            uint64_t found = 0;
+            for (int64_t k = 0; k < 3000; k += 7) {
+                Value key = {.u.i64 = k};
+                uint64_t row, ver;
+                bool del;
+                for (int r = j->nruns - 1; r >= 0; r--)
+                    if (run_lookup(j->runs[r], &key, UINT64_MAX, a, &row, &ver, &del)) {
+                        found += !del;
+                        break;
+                    }
+            }
+            if (rep > 0 && (sum != j->sum || found != j->lookups_found))
+                j->failed = true;
+            j->sum = sum;
+            j->lookups_found = found;
+        }
+        err_pop(&jmp);
+    } else {
+        j->failed = true;
+    }
+    mem_arena_destroy(a);
+    return NULL;
+}
+
+Test(runs, readers_shared_between_threads)
+{
+    RunReader *runs[4];
+    Ent *all = malloc(sizeof(Ent) * 4 * 4000);
+    uint32_t n = 0;
+    uint64_t ver = 1;
+    for (int r = 0; r < 4; r++) {
+        Ent *e = &all[n];
+        for (uint32_t i = 0; i < 4000; i++)
+            e[i] = (Ent){(int64_t)(rnd() % 3000), ver++, rnd() % 10 == 0, (int64_t)(rnd() % 1000)};
+        runs[r] = write_ents(path_of(mem_printf(arena, "mt%d.run", r)), e, 4000, 500, RUN_COMP_ZSTD);
+        n += 4000;
+    }
+    ThreadJob ref = {runs, 4, 0, 0, false};
+    thread_job(&ref);
+    cr_assert(!ref.failed);
+    /* the model's answer for the sum */
+    Ent *want = malloc(sizeof(Ent) * n);
+    uint32_t nw = model(all, n, UINT64_MAX, want);
+    uint64_t msum = 0;
+    for (uint32_t i = 0; i < nw; i++)
+        msum += (uint64_t)want[i].val;
+    cr_assert_eq(ref.sum, msum);
+    pthread_t th[4];
+    ThreadJob jobs[4];
+    for (int t = 0; t < 4; t++) {
+        jobs[t] = (ThreadJob){runs, 4, 0, 0, false};
+        cr_assert_eq(pthread_create(&th[t], NULL, thread_job, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 4; t++) {
+        pthread_join(th[t], NULL);
+        cr_assert(!jobs[t].failed);
+        cr_assert_eq(jobs[t].sum, ref.sum);
+        cr_assert_eq(jobs[t].lookups_found, ref.lookups_found);
+    }
+    for (int r = 0; r < 4; r++)
+        run_close(runs[r]);
+    free(all);
+    free(want);
 }

@@ -810,3 +810,76 @@ Test(durable, versions_survive_checkpoint_and_replay)
             rowid_of(t, NULL, id);
     }
 }
+
+Test(durable, checkpoint_during_uncommitted_ddl)
+{
+    StoreColumnDef cols[] = {
+        {"id", SQLTYPE(TYPE_INT8), false, NULL},
+        {"bal", SQLTYPE(TYPE_INT8), false, NULL},
+        {"note", SQLTYPE(TYPE_TEXT), false, NULL},
+    };
+    StoreTable *t = make_plain(cols);
+    load(t, 1, 100, 1);
+    StoreTxn *const x = store_txn_begin();
+    int pk[] = {0};
+    NO_ERROR(store_table_add_pkey(t, x, 1, pk));
+    StoreColumnDef extra = {"flag", SQLTYPE(TYPE_INT4), false, NULL};
+    NO_ERROR(store_table_add_column(t, x, &extra, NULL));
+    StoreTable *fresh = make_acct("fresh");
+    NO_ERROR(store_table_append(fresh, x, acct_batch(1, 2, 1)));
+    NO_ERROR(store_checkpoint());  /* none of x's work is in it */
+    store_txn_commit(x);
+    restart();
+    t = store_table_lookup("public", "acct");
+    cr_assert_eq(store_table_npkey(t), 1);
+    cr_assert_eq(store_table_ncols(t), 4);
+    cr_assert_eq(count_sum(store_table_lookup("public", "fresh"), NULL, NULL), 2);
+    NO_ERROR(store_checkpoint());
+    restart();
+    cr_assert_eq(store_table_npkey(store_table_lookup("public", "acct")), 1);
+}
+
+Test(durable, synchronous_commit_off_skips_the_flush_wait)
+{
+    StoreTable *t = make_acct("acct");
+    uint64_t f0 = store__wal_fsyncs();
+    for (int i = 0; i < 20; i++) {
+        StoreTxn *x = store_txn_begin();
+        store_txn_set_synchronous_commit(x, false);
+        NO_ERROR(store_table_append(t, x, acct_batch(i, 1, 1)));
+        store_txn_commit(x);
+    }
+    cr_assert_eq(store__wal_fsyncs(), f0, "no fsync for asynchronous commits");
+    load(t, 100, 1, 1);  /* a synchronous commit flushes everything before it */
+    cr_assert_eq(store__wal_fsyncs(), f0 + 1);
+    restart();
+    cr_assert_eq(count_sum(store_table_lookup("public", "acct"), NULL, NULL), 21);
+}
+
+Test(durable, failed_checkpoint_after_wal_switch_recovers)
+{
+    StoreTable *t = make_acct("acct");
+    load(t, 1, 100, 1);
+    NO_ERROR(store_checkpoint());  /* generation 2 */
+    load(t, 101, 10, 1);           /* into wal/2.wal */
+    char path[512];
+    snprintf(path, sizeof path, "%s/checkpoint/3.ckpt.tmp", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);  /* the next checkpoint cannot write its file */
+    EXPECT_ERROR("58030", store_checkpoint());
+    load(t, 201, 5, 1);            /* commits go on, into wal/3.wal */
+    snprintf(path, sizeof path, "%s/wal/3.wal", dir);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_gt(st.st_size, 0);
+    restart();                     /* control still names 2: replays wal/2 then wal/3 */
+    t = store_table_lookup("public", "acct");
+    cr_assert_eq(count_sum(t, NULL, NULL), 115);
+    snprintf(path, sizeof path, "%s/checkpoint/3.ckpt.tmp", dir);
+    cr_assert_eq(rmdir(path), 0);
+    NO_ERROR(store_checkpoint());  /* generation 4 */
+    snprintf(path, sizeof path, "%s/wal/3.wal", dir);
+    cr_assert_neq(stat(path, &st), 0, "older generations removed");
+    load(t, 301, 1, 1);
+    restart();
+    cr_assert_eq(count_sum(store_table_lookup("public", "acct"), NULL, NULL), 116);
+}
