@@ -486,6 +486,8 @@ void exec__txn_ensure(ExecSession *s);
 void exec__txn_finish(ExecSession *s, bool commit);
 /* Remember name's current value before SET/RESET changes it. */
 void exec__guc_remember(ExecSession *s, const char *name, bool is_local);
+/* TRUNCATE, VACUUM, ANALYZE, CHECKPOINT (utility_ddl3.c). */
+void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u);
 
 /* Result rows of a utility statement (SHOW, EXPLAIN): text cells, row-major. */
 typedef struct ExecUtilRows {

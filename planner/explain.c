@@ -204,7 +204,7 @@ static void deparse(StrBuf *sb, const Expr *e, const char *const *names)
     }
     case EXPR_IN_LIST: deparse_in(sb, e, names); return;
     case EXPR_SUBPLAN:
-        strbuf_printf(sb, "%s(SubPlan %d)", e->sublink == SUBLINK_EXISTS ? "" : "", e->subplan_id + 1);
+        strbuf_printf(sb, "(%s %d)", e->nargs > 0 ? "SubPlan" : "InitPlan", e->subplan_id + 1);
         return;
     case EXPR_OUTER_REF: strbuf_printf(sb, "$outer%d", e->index + 1); return;
     case EXPR_ARRAY:
@@ -432,7 +432,33 @@ static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const ch
     }
 }
 
+static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow);
+
+/* "SubPlan N" / "InitPlan N" sections for the subqueries an expression runs. */
+static void subplans_of(Explainer *x, const Expr *e, int at)
+{
+    if (!e)
+        return;
+    if (e->kind == EXPR_SUBPLAN && e->subplan) {
+        line(x, at + 2, "", e->nargs > 0 ? "SubPlan " : "InitPlan ", mem_printf(x->b->arena, "%d", e->subplan_id + 1));
+        child(x, e->subplan, at + 2);
+    }
+    for (int i = 0; i < e->nargs; i++)
+        subplans_of(x, e->args[i], at);
+}
+
 static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
+{
+    node_body(x, n, col, has_arrow);
+    int at = col + (has_arrow ? 4 : 0);
+    subplans_of(x, n->scan_filter, at);
+    subplans_of(x, n->predicate, at);
+    subplans_of(x, n->join_filter, at);
+    for (int i = 0; n->kind == PLAN_PROJECT && i < n->ncols; i++)
+        subplans_of(x, n->exprs[i], at);
+}
+
+static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow)
 {
     if (x->title_line && n->kind != PLAN_PROJECT && n->node_id >= 0 && n->node_id < x->nnodes)
         x->title_line[n->node_id] = list_len(x->lines);

@@ -540,6 +540,9 @@ typedef enum UtilityKind {
     UTIL_EXPLAIN_ANALYZE, /* run explain_plan, then rows of explain_format(...) */
     UTIL_NOOP,       /* the planner did all the work (CREATE VIEW, PREPARE,
                         DEALLOCATE kept in planner/): only the command tag */
+    /* ---- issue 3 additions (planner/plan_ddl3.c, executor/utility_ddl3.c) ---- */
+    UTIL_TRUNCATE,    /* store_table_truncate each of ddl3_tables */
+    UTIL_MAINTENANCE, /* ddl3_op 'v' VACUUM / 'a' ANALYZE (ddl3_tables, NULL = all) / 'c' CHECKPOINT */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -581,6 +584,9 @@ typedef struct UtilityStmt {
     const struct Plan *explain_plan;
     List *(*explain_format)(const struct Plan *plan, const PlanNodeStats *stats,
                             double total_ms, MemArena *arena);
+    /* ---- issue 3 additions ---- */
+    List *ddl3_tables;          /* UTIL_TRUNCATE / UTIL_MAINTENANCE: StoreTable * each */
+    char ddl3_op;               /* UTIL_MAINTENANCE: 'v', 'a' or 'c' */
 } UtilityStmt;
 
 /* ---------- the plan ---------- */

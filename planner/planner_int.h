@@ -333,6 +333,8 @@ Plan *plan__plan_raw(Binder *b, const RawStmt *stmt);
 /* ---- plan_insert.c / plan_utility.c ---- */
 Plan *plan__plan_insert(Binder *b, const InsertStmt *s);
 Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt);
+/* TRUNCATE / VACUUM / ANALYZE / CHECKPOINT (plan_ddl3.c); NULL for other statements. */
+Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt);
 
 /* ---- explain.c ---- */
 List *plan__explain(Binder *b, const Plan *plan);

@@ -5,7 +5,7 @@
  * writer and the merge.
  *
  * Every block is checked against its CRC32C each time it is decoded; bloom
- * blocks are checked once per reader (an atomic flag per group). Any
+ * blocks are checked once per reader, when it opens (an atomic flag per group). Any
  * mismatch or malformed byte raises XX001 naming the file: never wrong data.
  */
 #define STRATA_RUNS_INTERNAL
@@ -383,6 +383,8 @@ static void parse_group(Parse *ps, RunReader *r, RunGroupMeta *g, uint64_t expec
     r->max_group_rows = g->rows > r->max_group_rows ? g->rows : r->max_group_rows;
 }
 
+static void bloom_verify(const RunReader *r, uint32_t g);
+
 static void parse_footer(RunReader *r)
 {
     const uint8_t *m = r->map;
@@ -418,6 +420,12 @@ static void parse_footer(RunReader *r)
     }
     r->info.file_bytes = r->size;
     r->verified = MEM_NEW_ARRAY(r->arena, _Atomic unsigned char, r->info.ngroups + 1);
+    /* Every bloom block is checked here, at open: a run read only by scans
+     * (or loaded by recovery) never probes its filters, and damage there must
+     * not wait for the first point lookup to surface (about 1.25 bytes per key
+     * to checksum). */
+    for (uint32_t g = 0; g < r->info.ngroups; g++)
+        bloom_verify(r, g);
 }
 
 RunReader *run_open(const char *path)
@@ -527,22 +535,27 @@ static int64_t find_group(const RunReader *r, const Value *key)
     return lo;
 }
 
-static bool bloom_group(const RunReader *r, uint32_t g, const Value *key)
+/* Check group g's bloom block (CRC32C, shape) once per reader; XX001 when damaged. */
+static void bloom_verify(const RunReader *r, uint32_t g)
 {
+    if (atomic_load_explicit(&r->verified[g], memory_order_acquire))
+        return;
     const RunGroupMeta *gm = &r->groups[g];
     uint32_t raw_len, rows;
     uint8_t enc, flags;
-    const uint8_t *p;
-    if (atomic_load_explicit(&r->verified[g], memory_order_acquire)) {
-        p = r->map + gm->bloom_offset + RUN_BLOCK_HEAD;
-        raw_len = gm->bloom_len - RUN_BLOCK_HEAD - RUN_BLOCK_CRC;
-    } else {
-        p = run__block_payload(r, gm->bloom_offset, gm->bloom_len, NULL, 0, &raw_len, &enc, &flags,
-                               &rows);
-        if (raw_len < 12 || (raw_len - 4) % 8 != 0)
-            run__corrupt(r->path, "bad bloom filter");
-        atomic_store_explicit(&r->verified[g], 1, memory_order_release);
-    }
+    (void)run__block_payload(r, gm->bloom_offset, gm->bloom_len, NULL, 0, &raw_len, &enc, &flags,
+                             &rows);
+    if (raw_len < 12 || (raw_len - 4) % 8 != 0 || enc != RUN_ENC_RAW)
+        run__corrupt(r->path, "bad bloom filter");
+    atomic_store_explicit(&r->verified[g], 1, memory_order_release);
+}
+
+static bool bloom_group(const RunReader *r, uint32_t g, const Value *key)
+{
+    const RunGroupMeta *gm = &r->groups[g];
+    bloom_verify(r, g);
+    const uint8_t *p = r->map + gm->bloom_offset + RUN_BLOCK_HEAD;
+    uint32_t raw_len = gm->bloom_len - RUN_BLOCK_HEAD - RUN_BLOCK_CRC;
     int k = (int)run__get32(p);
     return run__bloom_probe(p + 4, raw_len - 4, k, key_hash(r, key));
 }
