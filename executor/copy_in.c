@@ -54,6 +54,7 @@ ExecCopyIn *exec_copy_in_begin(ExecSession *s, StoreTable *t, int ncols, const i
         err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
                   "current transaction is aborted, commands ignored until end of transaction block");
     exec__txn_ensure(s);
+    store_txn_statement_begin(s->txn);   /* a statement, as a portal's */
     MemArena *a = mem_arena_create("copy from");
     ExecCopyIn *ci = MEM_NEW(a, ExecCopyIn);
     ci->arena = a;

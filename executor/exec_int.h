@@ -129,11 +129,13 @@ static inline uint32_t exec__mask(const Vector *v) { return v->is_const ? 0u : 0
 static inline bool exec__bit(const uint64_t *bm, uint32_t row) { return (bm[row >> 6] >> (row & 63)) & 1; }
 
 /* String-form types whose equality/order is not their bytes (interval:
- * '1 month' = '30 days'; arrays: element-wise): they go through
- * type_compare / type_hash_value (common/types.h), one call per value. */
+ * '1 month' = '30 days'; arrays: element-wise; jsonb: {"a":1.0} =
+ * {"a":1}): they go through type_compare / type_hash_value
+ * (common/types.h), one call per value. numeric and bpchar have typed
+ * paths of their own (numeric_cmp/numeric_hash, trailing blanks trimmed). */
 static inline bool exec__str_needs_typecmp(SqlType t)
 {
-    return t.oid == TYPE_INTERVAL || type_is_array(t.oid);
+    return t.oid == TYPE_INTERVAL || t.oid == TYPE_JSONB || type_is_array(t.oid);
 }
 
 /* Identity selection 0..VEC_CAPACITY-1. */
@@ -477,6 +479,9 @@ struct ExecSession {
     bool failed;            /* block failed: only COMMIT/ROLLBACK accepted */
     ExecGucUndo *undo;      /* settings to restore at transaction end (malloc) */
     int nundo, undo_cap;
+    /* ---- issue 3: savepoints (utility_ddl3.c) ---- */
+    char **sp_names;        /* sp_names[i] is storage savepoint level i + 1 (malloc) */
+    int nsp, sp_cap;
 };
 
 /* Begin a storage transaction unless one is open. */
@@ -486,8 +491,10 @@ void exec__txn_ensure(ExecSession *s);
 void exec__txn_finish(ExecSession *s, bool commit);
 /* Remember name's current value before SET/RESET changes it. */
 void exec__guc_remember(ExecSession *s, const char *name, bool is_local);
-/* TRUNCATE, VACUUM, ANALYZE, CHECKPOINT (utility_ddl3.c). */
-void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u);
+/* TRUNCATE, VACUUM, ANALYZE, CHECKPOINT, savepoints (utility_ddl3.c). */
+void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u, MemArena *arena);
+/* Forget every savepoint name (transaction end); frees the names. */
+void exec__savepoints_reset(ExecSession *s);
 
 /* Result rows of a utility statement (SHOW, EXPLAIN): text cells, row-major. */
 typedef struct ExecUtilRows {

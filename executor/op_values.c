@@ -47,7 +47,10 @@ ExecOp *exec__op_values(ExecQuery *q, const PlanNode *n)
         vec_init(&one, n->col_types[c], q->arena);
         for (uint32_t r = 0; r < st->nrows; r++) {
             Value v;
-            exec_eval_scalar(n->rows[r][c], q->params, q->nparams, q->arena, &v);
+            /* In this run's context: outer references (a LATERAL side
+             * without FROM) and subplans see the run's state; nested runs
+             * and scratch close with the run. */
+            exec__eval_const(q, n->rows[r][c], &v);
             one.validity = NULL;
             if (v.is_null)
                 vec_set_null(&one, 0);

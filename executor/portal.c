@@ -64,7 +64,8 @@ ExecShared *exec__shared_new(ExecQuery *q, const Plan *plan)
 static bool is_txn_end(const Plan *plan)
 {
     return plan->kind == PLAN_STMT_UTILITY && plan->utility &&
-           (plan->utility->kind == UTIL_COMMIT || plan->utility->kind == UTIL_ROLLBACK);
+           (plan->utility->kind == UTIL_COMMIT || plan->utility->kind == UTIL_ROLLBACK ||
+            (plan->utility->kind == UTIL_SAVEPOINT && plan->utility->ddl3_op == 'b'));
 }
 
 static void portal_release(ExecPortal *p)
@@ -86,8 +87,12 @@ ExecPortal *exec_portal_create(ExecSession *s, const Plan *plan, const Value *pa
     if (s->failed && !is_txn_end(plan))
         err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
                   "current transaction is aborted, commands ignored until end of transaction block");
-    if (!s->failed)
+    if (!s->failed) {
         exec__txn_ensure(s);
+        /* READ COMMITTED: a fresh snapshot per statement; REPEATABLE READ
+         * keeps the one its first statement took. */
+        store_txn_statement_begin(s->txn);
+    }
     ExecPortal *p = MEM_NEW(arena, ExecPortal);
     p->s = s;
     p->plan = plan;

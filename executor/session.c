@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "common/datetime.h"
 #include "common/error.h"
 
 static char *dup_or_die(const char *s)
@@ -67,6 +68,8 @@ void exec_session_destroy(ExecSession *s)
         store_txn_rollback(t);
     }
     undo_clear(s);
+    exec__savepoints_reset(s);
+    free(s->sp_names);
     free(s->undo);
     free(s->user);
     free(s->database);
@@ -86,8 +89,13 @@ const char *exec_session_database(const ExecSession *s) { return s->database; }
 
 void exec__txn_ensure(ExecSession *s)
 {
-    if (s->txn == NULL)
+    if (s->txn == NULL) {
         s->txn = store_txn_begin();
+        /* now()/current_timestamp are the transaction's start time, as in
+         * PostgreSQL: read the clock once and pin it for this thread. */
+        datetime_set_xact_time(0);
+        datetime_set_xact_time(timestamp_now());
+    }
 }
 
 void exec__guc_remember(ExecSession *s, const char *name, bool is_local)
@@ -132,6 +140,7 @@ void exec__txn_finish(ExecSession *s, bool commit)
 {
     StoreTxn *t = s->txn;
     s->txn = NULL;
+    exec__savepoints_reset(s);
     undo_apply(s, commit);
     if (t == NULL)
         return;
@@ -152,7 +161,8 @@ void exec_session_abort(ExecSession *s)
 {
     if (s->in_block) {
         s->failed = true;
-        exec__txn_finish(s, false);
+        if (s->nsp == 0)   /* with savepoints, ROLLBACK TO may resume the block */
+            exec__txn_finish(s, false);
         return;
     }
     if (s->failed)

@@ -280,7 +280,9 @@ void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, in
     case UTIL_ALTER_ROLE: alter_role(s, u); break;
     case UTIL_EXPLAIN_ANALYZE: explain_analyze(s, u, params, nparams, arena, rows); break;
     case UTIL_NOOP: break;
-    case UTIL_TRUNCATE: case UTIL_MAINTENANCE: exec__utility_ddl3(s, u); break;
+    case UTIL_TRUNCATE: case UTIL_MAINTENANCE: case UTIL_SAVEPOINT: case UTIL_ALTER_TABLE:
+        exec__utility_ddl3(s, u, arena);
+        break;
     case UTIL_NONE:
         err_raise(ERRCODE_INTERNAL_ERROR, "utility plan without a statement");
     }

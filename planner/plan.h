@@ -543,6 +543,8 @@ typedef enum UtilityKind {
     /* ---- issue 3 additions (planner/plan_ddl3.c, executor/utility_ddl3.c) ---- */
     UTIL_TRUNCATE,    /* store_table_truncate each of ddl3_tables */
     UTIL_MAINTENANCE, /* ddl3_op 'v' VACUUM / 'a' ANALYZE (ddl3_tables, NULL = all) / 'c' CHECKPOINT */
+    UTIL_SAVEPOINT,   /* ddl3_op 's' SAVEPOINT / 'r' RELEASE / 'b' ROLLBACK TO, of ddl3_name */
+    UTIL_ALTER_TABLE, /* ddl3_cmds (PlanAlterCmd) on the first of ddl3_tables (none: IF EXISTS, absent) */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -586,8 +588,20 @@ typedef struct UtilityStmt {
                             double total_ms, MemArena *arena);
     /* ---- issue 3 additions ---- */
     List *ddl3_tables;          /* UTIL_TRUNCATE / UTIL_MAINTENANCE: StoreTable * each */
-    char ddl3_op;               /* UTIL_MAINTENANCE: 'v', 'a' or 'c' */
+    char ddl3_op;               /* UTIL_MAINTENANCE: 'v', 'a', 'b' (both) or 'c'; UTIL_SAVEPOINT: 's', 'r', 'b' */
+    const char *ddl3_name;      /* UTIL_SAVEPOINT: the savepoint's name */
+    List *ddl3_cmds;            /* UTIL_ALTER_TABLE: PlanAlterCmd each, in order */
 } UtilityStmt;
+
+/* One ALTER TABLE subcommand (issue 3). */
+typedef struct PlanAlterCmd {
+    char op;                    /* 'c' ADD COLUMN, 'p' ADD PRIMARY KEY */
+    ColumnSpec column;          /* 'c' */
+    bool if_not_exists;         /* 'c': ADD COLUMN IF NOT EXISTS */
+    struct Expr *fill;          /* 'c': DEFAULT for existing rows (no columns), NULL = NULL */
+    int npkey;                  /* 'p' */
+    int *pkey;                  /* 'p': table column indexes */
+} PlanAlterCmd;
 
 /* ---------- the plan ---------- */
 

@@ -1,15 +1,18 @@
 /*
  * plan_ddl3.c — utility statements of issue 3 that the planner only has to
- * resolve names for: TRUNCATE, VACUUM, ANALYZE and CHECKPOINT. Each becomes
- * a PLAN_STMT_UTILITY plan (UTIL_TRUNCATE / UTIL_MAINTENANCE) holding the
- * resolved tables; executor/utility_ddl3.c runs them through the storage
+ * resolve names for: TRUNCATE, VACUUM, ANALYZE and CHECKPOINT, plus
+ * SAVEPOINT / RELEASE / ROLLBACK TO, and ALTER TABLE ADD COLUMN / ADD
+ * PRIMARY KEY (column DEFAULTs bound here). Each becomes a PLAN_STMT_UTILITY plan
+ * (UTIL_TRUNCATE / UTIL_MAINTENANCE with the resolved tables, UTIL_SAVEPOINT
+ * with the name, UTIL_ALTER_TABLE with PlanAlterCmds); executor/utility_ddl3.c runs them through the storage
  * API. Name resolution follows search_path (plan__lookup_table), so
- * `TRUNCATE nosuch` is 42P01 at the table's position, as PostgreSQL.
+ * `TRUNCATE nosuch` is 42P01 (without a position, as PostgreSQL).
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
 #include <string.h>
+#include "common/error.h"
 #include "storage/storage.h"
 
 static Plan *ddl3_plan(Binder *b, UtilityKind kind, const char *command, UtilityStmt **out)
@@ -24,7 +27,7 @@ static Plan *ddl3_plan(Binder *b, UtilityKind kind, const char *command, Utility
 
 static StoreTable *resolve(Binder *b, const RangeVar *rv)
 {
-    return plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
+    return plan__lookup_table(b, rv->schemaname, rv->relname, -1, false);   /* PostgreSQL gives no position */
 }
 
 static Plan *plan_truncate(Binder *b, const TruncateStmt *s)
@@ -60,6 +63,92 @@ static Plan *plan_vacuum(Binder *b, const VacuumStmt *s)
     return p;
 }
 
+/* DEFAULT of an added column, bound and assigned to its type (no columns). */
+static Expr *bind_default(Binder *b, const Constraint *c, const ColumnSpec *col)
+{
+    Binder sub;
+    plan__binder_init(&sub, b->ctx);
+    sub.agg_forbidden = "DEFAULT expressions";
+    Expr *e = plan__bind_expr(&sub, c->raw_expr);
+    if (plan__expr_has_vars(e))
+        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "cannot use column reference in DEFAULT expression");
+    Expr *r = plan__coerce(&sub, e, col->type, CAST_ASSIGNMENT);
+    if (!r)
+        plan__error_hint(&sub, ERRCODE_DATATYPE_MISMATCH, e->location,
+                         "You will need to rewrite or cast the expression.",
+                         "column \"%s\" is of type %s but default expression is of type %s", col->name,
+                         plan__type_name(&sub, col->type), plan__type_name(&sub, SQLTYPE(e->type.oid)));
+    return plan__remap(&sub, r, NULL, 0);
+}
+
+static void add_column(Binder *b, const AlterTableCmd *cmd, PlanAlterCmd *pc)
+{
+    const ColumnDef *cd = (const ColumnDef *)cmd->def;
+    pc->op = 'c';
+    pc->if_not_exists = cmd->missing_ok;
+    pc->column.name = cd->colname;
+    pc->column.type = plan__resolve_type_name(b, cd->type_name);
+    for (int i = 0; i < list_len(cd->constraints); i++) {
+        const Constraint *c = list_nth(cd->constraints, i);
+        if (c->contype == CONSTR_NOTNULL)
+            pc->column.not_null = true;
+        else if (c->contype == CONSTR_DEFAULT) {
+            pc->column.default_text = c->expr_text;
+            pc->fill = bind_default(b, c, &pc->column);
+        } else if (c->contype != CONSTR_NULL)
+            err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "this ADD COLUMN constraint is not supported yet");
+    }
+}
+
+static void add_pkey(Binder *b, StoreTable *t, const Constraint *c, PlanAlterCmd *pc)
+{
+    pc->op = 'p';
+    pc->npkey = list_len(c->keys);
+    pc->pkey = MEM_NEW_ARRAY(b->arena, int, pc->npkey + 1);
+    for (int i = 0; i < pc->npkey; i++) {
+        const char *name = list_nth(c->keys, i);
+        int j = store_table_column_index(t, name);
+        if (j < 0)
+            err_raise(ERRCODE_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist", name,
+                      store_table_name(t));
+        for (int k = 0; k < i; k++)
+            if (pc->pkey[k] == j)
+                err_raise(ERRCODE_DUPLICATE_COLUMN, "column \"%s\" appears twice in primary key constraint",
+                          name);
+        pc->pkey[i] = j;
+    }
+}
+
+static Plan *plan_alter(Binder *b, const AlterTableStmt *s)
+{
+    if (s->objtype != OBJECT_TABLE)
+        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, s->node.location, "this statement is not supported yet");
+    UtilityStmt *u;
+    Plan *p = ddl3_plan(b, UTIL_ALTER_TABLE, "ALTER TABLE", &u);
+    const RangeVar *rv = s->relation;
+    StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, -1, s->missing_ok);
+    if (t == NULL) {
+        err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "relation \"%s\" does not exist, skipping",
+                   rv->relname);
+        return p;
+    }
+    u->ddl3_tables = list_append(b->arena, NULL, t);
+    for (int i = 0; i < list_len(s->cmds); i++) {
+        const AlterTableCmd *cmd = list_nth(s->cmds, i);
+        PlanAlterCmd *pc = MEM_NEW(b->arena, PlanAlterCmd);
+        const Constraint *c = (const Constraint *)cmd->def;
+        if (cmd->subtype == AT_AddColumn && IS_A(cmd->def, ColumnDef))
+            add_column(b, cmd, pc);
+        else if (cmd->subtype == AT_AddConstraint && IS_A(cmd->def, Constraint) && c->contype == CONSTR_PRIMARY)
+            add_pkey(b, t, c, pc);
+        else
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, cmd->node.location,
+                           "this ALTER TABLE form is not supported yet");
+        u->ddl3_cmds = list_append(b->arena, u->ddl3_cmds, pc);
+    }
+    return p;
+}
+
 Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt)
 {
     (void)raw;
@@ -67,6 +156,15 @@ Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt)
     switch (stmt->tag) {
     case T_TruncateStmt: return plan_truncate(b, (const TruncateStmt *)stmt);
     case T_VacuumStmt: return plan_vacuum(b, (const VacuumStmt *)stmt);
+    case T_AlterTableStmt: return plan_alter(b, (const AlterTableStmt *)stmt);
+    case T_SavepointStmt: {
+        const SavepointStmt *sp = (const SavepointStmt *)stmt;
+        static const char *const tags[] = {"SAVEPOINT", "RELEASE", "ROLLBACK"};
+        Plan *p = ddl3_plan(b, UTIL_SAVEPOINT, tags[sp->kind], &u);
+        u->ddl3_op = sp->kind == SAVEPOINT_DEFINE ? 's' : sp->kind == SAVEPOINT_RELEASE ? 'r' : 'b';
+        u->ddl3_name = sp->savepoint_name;
+        return p;
+    }
     case T_CheckPointStmt: {
         Plan *p = ddl3_plan(b, UTIL_MAINTENANCE, "CHECKPOINT", &u);
         u->ddl3_op = 'c';

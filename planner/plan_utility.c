@@ -312,7 +312,8 @@ Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt)
     case T_VariableShowStmt: return plan_show(b, (const VariableShowStmt *)stmt);
     case T_AlterRoleStmt: return plan_alter_role(b, (const AlterRoleStmt *)stmt);
     case T_ViewStmt: return plan__create_view(b, raw, (const ViewStmt *)stmt);
-    case T_TruncateStmt: case T_VacuumStmt: case T_CheckPointStmt: return plan__plan_ddl3(b, raw, stmt);
+    case T_TruncateStmt: case T_VacuumStmt: case T_CheckPointStmt: case T_SavepointStmt: case T_AlterTableStmt:
+        return plan__plan_ddl3(b, raw, stmt);
     default:
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, stmt->location,
                        "this statement is not supported yet");

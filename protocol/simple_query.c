@@ -5,7 +5,8 @@
  * inside one implicit transaction (PostgreSQL's behaviour), each one:
  *   plan_statement → exec_portal_create → RowDescription (when the
  *   statement returns rows) → DataRows → CommandComplete → changed
- *   ParameterStatus.
+ *   ParameterStatus. A COPY statement goes to proto_copy (copy.c) instead,
+ *   which exchanges CopyIn/CopyOut messages with the client first.
  * An empty string answers EmptyQueryResponse. The first error sends
  * ErrorResponse, aborts the transaction (exec_session_abort) and skips the
  * rest of the string. exec_session_sync ends the implicit transaction and

@@ -338,9 +338,8 @@ static void put_ts(hg_buf *b, int64_t t)
 }
 
 /* Advances the SearchPhrase process: alternating empty and search runs. */
-static void step_search(chunk_state *c, const hg_config *cfg)
+static void step_search(chunk_state *c)
 {
-    (void)cfg;
     if (c->run_left == 0)
     {
         c->in_search = !c->in_search;
@@ -618,7 +617,7 @@ static void write_row(chunk_state *c, const hg_config *cfg, uint64_t g, hg_buf *
     s->t += 5 + (int32_t)hg_below(r, 120);
     if (s->t >= SECONDS)
         s->t = SECONDS - 1 - (int32_t)hg_below(r, 3600);
-    step_search(c, cfg);
+    step_search(c);
     int searching = c->in_search && !s->robot;
     int adv = adv_engines[hg_table_pick(&t_adv, r)].id;
     pick_page(c, g);

@@ -23,7 +23,9 @@ ADD = 0.01
 
 
 def hot(t):
-    return min(t[1], t[2]) if len(t) >= 3 and t[1] is not None and t[2] is not None else None
+    """min(try 2, try 3); null unless all of them succeeded."""
+    rest = t[1:3]
+    return min(rest) if rest and all(v is not None for v in rest) else None
 
 
 def cold(t):
