@@ -48,7 +48,8 @@ static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uin
     if (list_len(stmts) == 0)
         return;   /* empty query: Execute answers EmptyQueryResponse */
     PlanContext pc = {.arena = st->arena, .query_text = st->query_text, .guc = c->session->guc,
-                      .param_types = types, .nparams = ntypes};
+                      .param_types = types, .nparams = ntypes,
+                      .session_state = &c->session->plan_state};
     st->plan = plan_statement(&pc, list_nth(stmts, 0));
 }
 

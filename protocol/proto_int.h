@@ -275,6 +275,7 @@ struct ProtoSession {
     char *reported_names[64];
     char *reported_values[64];
     MemArena *batch_arena;           /* text of one batch's values; reset per batch */
+    void *plan_state;                /* planner's per-session state (SQL PREPARE) */
 };
 
 /* A new session (guc created; exec created by startup once settings apply). */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "common/guc.h"
 #include "executor/executor.h"
+#include "planner/planner.h"
 
 static void cache_value(ProtoSession *s, int idx, const char *value)
 {
@@ -167,6 +168,7 @@ void proto_session_destroy(ProtoSession *s)
         s->stmts = st->next;
         proto_stmt_release(st);
     }
+    plan_session_release(&s->plan_state);
     if (s->exec)
         exec_session_destroy(s->exec);
     if (s->guc)

@@ -19,6 +19,7 @@
 #define STRATA_PROTOCOL_INTERNAL
 #include "protocol/proto_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "executor/executor.h"
 #include "parser/ast.h"
@@ -57,7 +58,8 @@ static void run_statement(ProtoConn *c, QueryState *qs, const char *sql, const R
         proto_session_report_params(c, false);
         return;
     }
-    PlanContext pc = {.arena = qs->stmt_arena, .query_text = sql, .guc = s->guc};
+    PlanContext pc = {.arena = qs->stmt_arena, .query_text = sql, .guc = s->guc,
+                      .session_state = &s->plan_state};
     const Plan *plan = plan_statement(&pc, raw);
     qs->portal = exec_portal_create(s->exec, plan, NULL, 0, qs->stmt_arena);
     if (plan->ncols > 0)
@@ -109,8 +111,12 @@ static bool query_failed(ProtoConn *c, QueryState *qs, const char *sql, ErrorDat
 
 void proto_simple_query(ProtoConn *c, ProtoMsg *m)
 {
-    const char *sql = proto_msg_string(m);
+    const char *text = proto_msg_string(m);
     proto_msg_end(m);
+    /* A copy: COPY FROM STDIN reads more messages into c->msg. */
+    char *sql = strdup(text);
+    if (sql == NULL)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     ProtoSession *s = c->session;
     /* A Query destroys the unnamed statement and portal, as PostgreSQL does. */
     proto_portal_drop(s, "");
@@ -126,6 +132,7 @@ void proto_simple_query(ProtoConn *c, ProtoMsg *m)
         fatal = query_failed(c, &qs, sql, &e);
     }
     mem_arena_destroy(qs.parse_arena);
+    free(sql);
     if (fatal) {
         ErrorData *f = err_begin(e.sqlstate);
         *f = e;
