@@ -363,6 +363,9 @@ ExecOp *exec__op_recursive_union(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_worktable_scan(ExecQuery *q, const PlanNode *n);
 ExecOp *exec__op_function_scan(ExecQuery *q, const PlanNode *n);
 uint64_t exec__insert_count(const ExecOp *op);
+/* op_update.c: the PLAN_UPDATE / PLAN_DELETE sink and its count of changed rows. */
+ExecOp *exec__op_modify(ExecQuery *q, const PlanNode *n);
+uint64_t exec__modify_count(const ExecOp *op);
 /* A stable sort of nrows stored rows under keys (columns index cols):
  * the permutation, in arena. */
 uint32_t *exec__sort_columns(ExecColumn *cols, int ncols, const SortKey *keys, int nkeys, uint32_t nrows,

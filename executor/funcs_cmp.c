@@ -13,6 +13,7 @@
  * comparison (a direct call, never an indirect one).
  */
 #include <string.h>
+#include "common/json.h"
 #include "common/numeric.h"
 #include "common/types.h"
 #include "executor/funcs.h"
@@ -126,6 +127,13 @@ static inline int cmp_interval(StrRef a, StrRef b)
     return (sx > sy) - (sx < sy);
 }
 
+/* jsonb: PostgreSQL's jsonb btree order (common/json.h), so {"a":1.0} = {"a":1}. */
+static inline int cmp_jsonb(StrRef a, StrRef b)
+{
+    int c = jsonb_compare(a, b);
+    return (c > 0) - (c < 0);
+}
+
 /* X(name, LT, RT, lo, ro, cmpfn, eq, ne, lt, le, gt, ge) */
 #define CMP_ROWS(X)                                                                              \
     X(numeric, StrRef, StrRef, TYPE_NUMERIC, TYPE_NUMERIC, numeric_cmp, 1718, 1719, 1722, 1723, 1720, 1721) \
@@ -133,7 +141,8 @@ static inline int cmp_interval(StrRef a, StrRef b)
     X(bpchar, StrRef, StrRef, TYPE_BPCHAR, TYPE_BPCHAR, cmp_bpchar, 1048, 1053, 1049, 1050, 1051, 1052) \
     X(date_ts, int32_t, int64_t, TYPE_DATE, TYPE_TIMESTAMP, cmp_date_ts, 2340, 2343, 2338, 2339, 2341, 2342) \
     X(ts_date, int64_t, int32_t, TYPE_TIMESTAMP, TYPE_DATE, cmp_ts_date, 2366, 2369, 2364, 2365, 2367, 2368) \
-    X(interval, StrRef, StrRef, TYPE_INTERVAL, TYPE_INTERVAL, cmp_interval, 1162, 1163, 1164, 1165, 1167, 1166)
+    X(interval, StrRef, StrRef, TYPE_INTERVAL, TYPE_INTERVAL, cmp_interval, 1162, 1163, 1164, 1165, 1167, 1166) \
+    X(jsonb, StrRef, StrRef, TYPE_JSONB, TYPE_JSONB, cmp_jsonb, 3240, 3241, 3242, 3244, 3243, 3245)
 
 #define X_KERNELS(name, LT, RT, lo, ro, fn, o_eq, o_ne, o_lt, o_le, o_gt, o_ge)                              \
     KERNEL_ROWS_BINARY(k_##name##eq, LT, RT, uint8_t, r[row] = (uint8_t)(fn(a[ia], b[ib]) == 0)) \

@@ -206,6 +206,12 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
         r->insert = op;
         build(r, n->left, cur);
         break;
+    case PLAN_UPDATE: case PLAN_DELETE:
+        op = exec__op_modify(q, n);
+        cur->sink = op;
+        r->insert = op;
+        build(r, n->left, cur);
+        break;
     }
     ERR_ASSERT(op != NULL);
     run_track(r, op);

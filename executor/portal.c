@@ -210,7 +210,9 @@ static bool run_utility(ExecPortal *p)
 
 static void set_tag(ExecPortal *p)
 {
-    if (p->plan->kind == PLAN_STMT_INSERT) {
+    if (p->plan->kind == PLAN_STMT_INSERT && p->plan->root->kind != PLAN_INSERT) {
+        snprintf(p->tag, sizeof p->tag, "%s %" PRIu64, p->plan->command, exec__modify_count(p->run->insert));
+    } else if (p->plan->kind == PLAN_STMT_INSERT) {
         snprintf(p->tag, sizeof p->tag, "INSERT 0 %" PRIu64, exec__insert_count(p->run->insert));
     } else if (p->plan->kind == PLAN_STMT_QUERY) {
         snprintf(p->tag, sizeof p->tag, "%s %" PRIu64,

@@ -151,6 +151,10 @@ typedef enum PlanKind {
     PLAN_RECURSIVE_UNION, /* WITH RECURSIVE: left = base term, right = recursive term */
     PLAN_WORKTABLE_SCAN,  /* inside a recursive term: the previous iteration's rows */
     PLAN_FUNCTION_SCAN,   /* table function in FROM: generate_series, unnest */
+    /* ---- issue 3: UPDATE / DELETE (plan_update.c); outputs nothing ---- */
+    PLAN_UPDATE,      /* child: col 0 = row locator (int8), cols 1..n = the new row of
+                         target in table order and types; store_row_update each */
+    PLAN_DELETE,      /* child: col 0 = row locator (int8); store_row_delete each */
 } PlanKind;
 
 /*
@@ -607,7 +611,8 @@ typedef struct PlanAlterCmd {
 
 typedef enum PlanStmtKind {
     PLAN_STMT_QUERY,     /* SELECT: root produces the result rows */
-    PLAN_STMT_INSERT,    /* root is PLAN_INSERT */
+    PLAN_STMT_INSERT,    /* root is PLAN_INSERT, or PLAN_UPDATE / PLAN_DELETE (command
+                            "UPDATE" / "DELETE"; tag "<command> n") */
     PLAN_STMT_UTILITY,
 } PlanStmtKind;
 

@@ -174,6 +174,10 @@ static Plan *plan_with(Binder *b, const RawStmt *stmt)
         p = plan_query(b, (const SelectStmt *)n);
     else if (IS_A(n, InsertStmt))
         p = plan__plan_insert(b, (const InsertStmt *)n);
+    else if (IS_A(n, UpdateStmt))
+        p = plan__plan_update(b, (const UpdateStmt *)n);
+    else if (IS_A(n, DeleteStmt))
+        p = plan__plan_delete(b, (const DeleteStmt *)n);
     else if (IS_A(n, ExplainStmt))
         return plan_explain(b, (const ExplainStmt *)n);
     else if (IS_A(n, ExecuteStmt))

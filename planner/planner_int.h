@@ -332,6 +332,9 @@ Plan *plan__plan_raw(Binder *b, const RawStmt *stmt);
 
 /* ---- plan_insert.c / plan_utility.c ---- */
 Plan *plan__plan_insert(Binder *b, const InsertStmt *s);
+/* ---- plan_update.c ---- */
+Plan *plan__plan_update(Binder *b, const UpdateStmt *s);
+Plan *plan__plan_delete(Binder *b, const DeleteStmt *s);
 Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt);
 /* TRUNCATE / VACUUM / ANALYZE / CHECKPOINT (plan_ddl3.c); NULL for other statements. */
 Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt);
