@@ -496,6 +496,15 @@ void exec__txn_finish(ExecSession *s, bool commit);
 void exec__guc_remember(ExecSession *s, const char *name, bool is_local);
 /* TRUNCATE, VACUUM, ANALYZE, CHECKPOINT, savepoints (utility_ddl3.c). */
 void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u, MemArena *arena);
+/* BEGIN ISOLATION LEVEL x: apply u->ddl3_name (if any) to the new block's
+ * transaction and to the transaction_isolation setting (utility_ddl3.c). */
+void exec__ddl3_begin(ExecSession *s, const UtilityStmt *u);
+/* SET [TRANSACTION] transaction_isolation: true when u was that setting and
+ * has been handled (store_txn_set_isolation), false for any other SET. */
+bool exec__ddl3_set_isolation(ExecSession *s, const UtilityStmt *u);
+/* Whether a utility statement runs without taking a snapshot (BEGIN, SET,
+ * RESET, SHOW), so that SET TRANSACTION may still follow it. */
+bool exec__ddl3_no_snapshot(const struct Plan *plan);
 /* Forget every savepoint name (transaction end); frees the names. */
 void exec__savepoints_reset(ExecSession *s);
 

@@ -7,6 +7,9 @@
  * When the statement also reads the target (INSERT INTO t SELECT ... FROM
  * t) rows are buffered and appended at finalize, so the scan never sees
  * the statement's own rows (PostgreSQL's command-id visibility).
+ *
+ * RETURNING (the node's ncols > 0): always buffered; after finalize the
+ * operator is the source of the rows it appended, chunk by chunk.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -21,6 +24,7 @@ typedef struct InsertState {
     Batch *flat;         /* flattening buffer */
     ExecColumn *buf;     /* buffered mode */
     uint32_t *idx;
+    uint32_t emitted;    /* RETURNING: rows of buf already output */
 } InsertState;
 
 static void insert_append(ExecOp *op, Batch *in)
@@ -72,6 +76,23 @@ static void insert_finalize(ExecOp *op)
     }
 }
 
+/* RETURNING: the appended rows, a chunk of buf at a time. */
+static bool insert_next(ExecOp *op, Batch **out)
+{
+    InsertState *st = op->state;
+    uint32_t total = st->ncols > 0 ? st->buf[0].count : 0;
+    if (st->emitted >= total)
+        return false;
+    uint32_t n = total - st->emitted < VEC_CAPACITY ? total - st->emitted : VEC_CAPACITY;
+    for (int c = 0; c < st->ncols; c++)
+        exec__col_view(&st->buf[c], st->emitted, &st->flat->cols[c]);
+    st->flat->sel = NULL;
+    st->flat->count = n;
+    st->emitted += n;
+    *out = st->flat;
+    return true;
+}
+
 uint64_t exec__insert_count(const ExecOp *op)
 {
     return ((const InsertState *)op->state)->count;
@@ -93,5 +114,7 @@ ExecOp *exec__op_insert(ExecQuery *q, const PlanNode *n, bool buffered)
     }
     op->sink = insert_sink;
     op->finalize = insert_finalize;
+    if (n->ncols > 0)
+        op->next = insert_next;
     return op;
 }

@@ -200,16 +200,16 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
            : exec__op_function_scan(q, n);
         cur->source = op;
         break;
-    case PLAN_INSERT:
-        op = exec__op_insert(q, n, plan_reads(n->left, n->target));
-        cur->sink = op;
+    case PLAN_INSERT: case PLAN_UPDATE: case PLAN_DELETE:
+        op = n->kind == PLAN_INSERT ? exec__op_insert(q, n, n->ncols > 0 || plan_reads(n->left, n->target))
+                                    : exec__op_modify(q, n);
         r->insert = op;
-        build(r, n->left, cur);
-        break;
-    case PLAN_UPDATE: case PLAN_DELETE:
-        op = exec__op_modify(q, n);
+        if (n->ncols > 0) {   /* RETURNING: sink of its child, source of the written rows */
+            build_child_pipeline(r, n->left, op);
+            cur->source = op;
+            break;
+        }
         cur->sink = op;
-        r->insert = op;
         build(r, n->left, cur);
         break;
     }

@@ -91,7 +91,8 @@ ExecPortal *exec_portal_create(ExecSession *s, const Plan *plan, const Value *pa
         exec__txn_ensure(s);
         /* READ COMMITTED: a fresh snapshot per statement; REPEATABLE READ
          * keeps the one its first statement took. */
-        store_txn_statement_begin(s->txn);
+        if (!exec__ddl3_no_snapshot(plan))
+            store_txn_statement_begin(s->txn);
     }
     ExecPortal *p = MEM_NEW(arena, ExecPortal);
     p->s = s;
@@ -109,7 +110,7 @@ ExecPortal *exec_portal_create(ExecSession *s, const Plan *plan, const Value *pa
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         exec__plan_build(p->run, plan->root);
-        if (plan->kind == PLAN_STMT_QUERY) {
+        if (plan->kind == PLAN_STMT_QUERY || plan->ncols > 0) {   /* ncols: RETURNING */
             p->flat = exec__batch_new(&p->q, plan->root->ncols, plan->root->col_types);
             p->flat_view.cols = MEM_NEW_ARRAY(arena, Vector, plan->root->ncols > 0 ? plan->root->ncols : 1);
         }
@@ -210,7 +211,7 @@ static bool run_utility(ExecPortal *p)
 
 static void set_tag(ExecPortal *p)
 {
-    if (p->plan->kind == PLAN_STMT_INSERT && p->plan->root->kind != PLAN_INSERT) {
+    if (p->plan->kind == PLAN_STMT_INSERT && p->run->insert->node->kind != PLAN_INSERT) {
         snprintf(p->tag, sizeof p->tag, "%s %" PRIu64, p->plan->command, exec__modify_count(p->run->insert));
     } else if (p->plan->kind == PLAN_STMT_INSERT) {
         snprintf(p->tag, sizeof p->tag, "INSERT 0 %" PRIu64, exec__insert_count(p->run->insert));

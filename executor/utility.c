@@ -142,6 +142,7 @@ static const char *txn_control(ExecSession *s, const UtilityStmt *u, const char 
             err_notice(ERR_SEV_WARNING, ERRCODE_ACTIVE_SQL_TRANSACTION,
                        "there is already a transaction in progress");
         s->in_block = true;
+        exec__ddl3_begin(s, u);
         return tag ? tag : "BEGIN";
     case UTIL_COMMIT:
     case UTIL_ROLLBACK: {
@@ -161,6 +162,8 @@ static const char *txn_control(ExecSession *s, const UtilityStmt *u, const char 
 
 static void set_variable(ExecSession *s, const UtilityStmt *u)
 {
+    if (exec__ddl3_set_isolation(s, u))
+        return;
     if (u->is_local && !s->in_block)
         err_notice(ERR_SEV_WARNING, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
                    "SET LOCAL can only be used in transaction blocks");
@@ -280,7 +283,8 @@ void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, in
     case UTIL_ALTER_ROLE: alter_role(s, u); break;
     case UTIL_EXPLAIN_ANALYZE: explain_analyze(s, u, params, nparams, arena, rows); break;
     case UTIL_NOOP: break;
-    case UTIL_TRUNCATE: case UTIL_MAINTENANCE: case UTIL_SAVEPOINT: case UTIL_ALTER_TABLE:
+    case UTIL_TRUNCATE: case UTIL_MAINTENANCE: case UTIL_SAVEPOINT: case UTIL_ALTER_TABLE: case UTIL_SCHEMA:
+    case UTIL_ROLE: case UTIL_DATABASE:
         exec__utility_ddl3(s, u, arena);
         break;
     case UTIL_NONE:

@@ -10,6 +10,9 @@
  * the storage transaction open (exec_session_abort) so that ROLLBACK TO
  * can undo the failed work and resume the block. ALTER TABLE ADD COLUMN /
  * ADD PRIMARY KEY go to store_table_add_column / store_table_add_pkey.
+ * Also: isolation levels (BEGIN ISOLATION LEVEL, SET TRANSACTION →
+ * store_txn_set_isolation), CREATE/DROP SCHEMA, CREATE/ALTER/DROP ROLE
+ * (passwords stored as verifiers) and CREATE/DROP DATABASE.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -18,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/error.h"
+#include "common/guc.h"
+#include "common/password.h"
 #include "planner/plan.h"
 #include "storage/storage.h"
 
@@ -149,8 +154,133 @@ static void alter_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     }
 }
 
+/* CREATE SCHEMA / DROP SCHEMA: every named schema is checked before any
+ * is dropped, so that a missing one drops nothing (as PostgreSQL). */
+static void schema_ddl(ExecSession *s, const UtilityStmt *u)
+{
+    if (u->ddl3_op == 'c') {
+        if (u->missing_ok && store_schema_exists(u->ddl3_name)) {
+            err_notice(ERR_SEV_NOTICE, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping",
+                       u->ddl3_name);
+            return;
+        }
+        store_schema_create(u->ddl3_name, s->user);
+        return;
+    }
+    for (int i = 0; i < list_len(u->ddl3_names); i++) {
+        const char *name = list_nth(u->ddl3_names, i);
+        if (!store_schema_exists(name) && !u->missing_ok)
+            err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", name);
+    }
+    for (int i = 0; i < list_len(u->ddl3_names); i++) {
+        const char *name = list_nth(u->ddl3_names, i);
+        if (store_schema_exists(name))
+            store_schema_drop(name, u->ddl3_cascade);
+        else
+            err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping",
+                       name);
+    }
+}
+
+/* Whether the session's user may create/alter/drop roles (superuser or
+ * CREATEROLE); *super tells which. */
+static bool may_manage_roles(const ExecSession *s, bool *super)
+{
+    StoreRoleAttrs a;
+    if (!store_role_get_attrs(s->user, &a, NULL, 0))
+        return *super = false;
+    *super = a.superuser == 1;
+    return *super || a.createrole == 1;
+}
+
+static void drop_roles(ExecSession *s, const UtilityStmt *u)
+{
+    for (int i = 0; i < list_len(u->ddl3_names); i++) {
+        const char *name = list_nth(u->ddl3_names, i);
+        if (strcmp(name, s->user) == 0)
+            err_raise(ERRCODE_OBJECT_IN_USE, "current user cannot be dropped");
+        if (!u->missing_ok && !store_role_get_attrs(name, &(StoreRoleAttrs){0}, NULL, 0))
+            err_raise(ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+    }
+    for (int i = 0; i < list_len(u->ddl3_names); i++) {
+        const char *name = list_nth(u->ddl3_names, i);
+        if (store_role_get_attrs(name, &(StoreRoleAttrs){0}, NULL, 0))
+            store_role_drop(name);
+        else
+            err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "role \"%s\" does not exist, skipping", name);
+    }
+}
+
+/* CREATE / ALTER / DROP ROLE through the storage API; a PASSWORD is
+ * stored as a verifier made with the session's password_encryption. */
+static void role_ddl(ExecSession *s, const UtilityStmt *u)
+{
+    bool super;
+    if (!may_manage_roles(s, &super))
+        err_raise(ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to %s role",
+                  u->ddl3_op == 'c' ? "create" : u->ddl3_op == 'a' ? "alter" : "drop");
+    if (u->ddl3_op == 'd') {
+        drop_roles(s, u);
+        return;
+    }
+    if (u->ddl3_role.superuser != -1 && !super)
+        err_raise(ERRCODE_INSUFFICIENT_PRIVILEGE, "must be superuser to %s",
+                  u->ddl3_op == 'c' ? "create superusers" : "change superuser attribute");
+    char verifier[PASSWORD_VERIFIER_MAX] = "";
+    StoreRoleAttrs a = {.superuser = u->ddl3_role.superuser, .login = u->ddl3_role.login,
+                        .createdb = u->ddl3_role.createdb, .createrole = u->ddl3_role.createrole};
+    const char *pw = u->ddl3_role.password;
+    if (u->ddl3_role.has_password) {
+        if (pw && *pw == '\0')
+            err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION,
+                       "empty string is not a valid password, clearing password");
+        else if (pw)
+            password_make_verifier(u->ddl3_name, pw, guc_show(s->guc, "password_encryption"), verifier,
+                                   sizeof verifier);
+        a.verifier = verifier;
+    }
+    if (u->ddl3_op == 'c')
+        store_role_create_ex(u->ddl3_name, &a);
+    else
+        store_role_alter(u->ddl3_name, &a);
+}
+
+/* CREATE / DROP DATABASE: not transactional, so refused in a block. */
+static void database_ddl(ExecSession *s, const UtilityStmt *u)
+{
+    const char *what = u->ddl3_op == 'c' ? "CREATE DATABASE" : "DROP DATABASE";
+    if (s->in_block)
+        err_raise(ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block", what);
+    StoreRoleAttrs a;
+    if (!store_role_get_attrs(s->user, &a, NULL, 0) || (a.superuser != 1 && a.createdb != 1))
+        err_raise(ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to %s database",
+                  u->ddl3_op == 'c' ? "create" : "drop");
+    if (u->ddl3_op == 'c') {
+        store_database_create(u->ddl3_name, s->user);
+        return;
+    }
+    if (u->missing_ok && store_database_oid(u->ddl3_name) == 0) {
+        err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "database \"%s\" does not exist, skipping",
+                   u->ddl3_name);
+        return;
+    }
+    store_database_drop(u->ddl3_name);
+}
+
 void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u, MemArena *arena)
 {
+    if (u->kind == UTIL_DATABASE) {
+        database_ddl(s, u);
+        return;
+    }
+    if (u->kind == UTIL_ROLE) {
+        role_ddl(s, u);
+        return;
+    }
+    if (u->kind == UTIL_SCHEMA) {
+        schema_ddl(s, u);
+        return;
+    }
     if (u->kind == UTIL_ALTER_TABLE) {
         alter_table(s, u, arena);
         return;
@@ -161,4 +291,55 @@ void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u, MemArena *arena)
         savepoint(s, u);
     else
         maintenance(s, u);
+}
+
+/* ---- isolation levels: BEGIN ISOLATION LEVEL x, SET TRANSACTION ---- */
+
+bool exec__ddl3_no_snapshot(const Plan *plan)
+{
+    if (plan->kind != PLAN_STMT_UTILITY || plan->utility == NULL)
+        return false;
+    UtilityKind k = plan->utility->kind;
+    return k == UTIL_BEGIN || k == UTIL_SET || k == UTIL_RESET || k == UTIL_SHOW;
+}
+
+/* transaction_isolation takes value (already validated by guc_set) in the
+ * session's transaction; the setting is undone when the transaction ends. */
+static void apply_isolation(ExecSession *s, const char *value)
+{
+    StoreIsolation iso = strcmp(value, "repeatable read") == 0 || strcmp(value, "serializable") == 0
+                             ? STORE_REPEATABLE_READ : STORE_READ_COMMITTED;
+    exec__txn_ensure(s);
+    if (store_txn_isolation(s->txn) != iso)
+        store_txn_set_isolation(s->txn, iso);   /* 25001 after the first query */
+}
+
+static void set_isolation_guc(ExecSession *s, const char *value)
+{
+    exec__guc_remember(s, "transaction_isolation", true);
+    if (value)
+        guc_set(s->guc, "transaction_isolation", value);
+    else
+        guc_reset(s->guc, "transaction_isolation");
+}
+
+void exec__ddl3_begin(ExecSession *s, const UtilityStmt *u)
+{
+    if (u->ddl3_name == NULL)
+        return;
+    set_isolation_guc(s, u->ddl3_name);
+    apply_isolation(s, guc_show(s->guc, "transaction_isolation"));
+}
+
+bool exec__ddl3_set_isolation(ExecSession *s, const UtilityStmt *u)
+{
+    const char *canon = u->name ? guc_canonical_name(u->name) : NULL;
+    if (canon == NULL || strcmp(canon, "transaction_isolation") != 0)
+        return false;
+    if (!s->in_block && u->ddl3_op == 't')
+        err_notice(ERR_SEV_WARNING, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+                   "SET TRANSACTION can only be used in transaction blocks");
+    set_isolation_guc(s, u->value);
+    apply_isolation(s, guc_show(s->guc, "transaction_isolation"));
+    return true;
 }

@@ -155,6 +155,10 @@ typedef enum PlanKind {
     PLAN_UPDATE,      /* child: col 0 = row locator (int8), cols 1..n = the new row of
                          target in table order and types; store_row_update each */
     PLAN_DELETE,      /* child: col 0 = row locator (int8); store_row_delete each */
+    /* RETURNING (issue 4): a PLAN_INSERT/UPDATE/DELETE with ncols > 0 outputs,
+     * after writing every row, the rows it wrote in the target's column order
+     * and types (new rows; old rows for DELETE, whose child then also carries
+     * the old row in cols 1..n after the locator). */
 } PlanKind;
 
 /*
@@ -549,6 +553,11 @@ typedef enum UtilityKind {
     UTIL_MAINTENANCE, /* ddl3_op 'v' VACUUM / 'a' ANALYZE (ddl3_tables, NULL = all) / 'c' CHECKPOINT */
     UTIL_SAVEPOINT,   /* ddl3_op 's' SAVEPOINT / 'r' RELEASE / 'b' ROLLBACK TO, of ddl3_name */
     UTIL_ALTER_TABLE, /* ddl3_cmds (PlanAlterCmd) on the first of ddl3_tables (none: IF EXISTS, absent) */
+    UTIL_SCHEMA,      /* ddl3_op 'c' CREATE SCHEMA ddl3_name (missing_ok = IF NOT EXISTS) /
+                         'd' DROP SCHEMA ddl3_names (missing_ok = IF EXISTS, ddl3_cascade) */
+    UTIL_ROLE,        /* ddl3_op 'c' CREATE / 'a' ALTER ROLE ddl3_name with ddl3_role /
+                         'd' DROP ROLE ddl3_names (missing_ok = IF EXISTS) */
+    UTIL_DATABASE,    /* ddl3_op 'c' CREATE / 'd' DROP DATABASE ddl3_name (missing_ok = IF EXISTS) */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -592,9 +601,17 @@ typedef struct UtilityStmt {
                             double total_ms, MemArena *arena);
     /* ---- issue 3 additions ---- */
     List *ddl3_tables;          /* UTIL_TRUNCATE / UTIL_MAINTENANCE: StoreTable * each */
-    char ddl3_op;               /* UTIL_MAINTENANCE: 'v', 'a', 'b' (both) or 'c'; UTIL_SAVEPOINT: 's', 'r', 'b' */
-    const char *ddl3_name;      /* UTIL_SAVEPOINT: the savepoint's name */
+    char ddl3_op;               /* UTIL_MAINTENANCE: 'v', 'a', 'b' (both) or 'c'; UTIL_SAVEPOINT: 's', 'r', 'b';
+                                 * UTIL_SET: 't' = SET TRANSACTION */
+    const char *ddl3_name;      /* UTIL_SAVEPOINT: the savepoint's name; UTIL_BEGIN: isolation level or NULL */
     List *ddl3_cmds;            /* UTIL_ALTER_TABLE: PlanAlterCmd each, in order */
+    List *ddl3_names;           /* UTIL_SCHEMA 'd': schema names (char *) */
+    bool ddl3_cascade;          /* UTIL_SCHEMA 'd': CASCADE */
+    struct {                    /* UTIL_ROLE 'c' / 'a': 1 / 0, -1 = not given */
+        int superuser, login, createdb, createrole;
+        bool has_password;
+        const char *password;   /* clear text from the statement; NULL = PASSWORD NULL */
+    } ddl3_role;
 } UtilityStmt;
 
 /* One ALTER TABLE subcommand (issue 3). */

@@ -7,6 +7,9 @@
  * with the name, UTIL_ALTER_TABLE with PlanAlterCmds); executor/utility_ddl3.c runs them through the storage
  * API. Name resolution follows search_path (plan__lookup_table), so
  * `TRUNCATE nosuch` is 42P01 (without a position, as PostgreSQL).
+ * Catalog statements too: CREATE/DROP SCHEMA (UTIL_SCHEMA), CREATE/ALTER/
+ * DROP ROLE|USER (UTIL_ROLE, options into UtilityStmt.ddl3_role), CREATE/
+ * DROP DATABASE (UTIL_DATABASE), and the isolation level of BEGIN's modes.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -149,6 +152,100 @@ static Plan *plan_alter(Binder *b, const AlterTableStmt *s)
     return p;
 }
 
+/* CREATE SCHEMA [IF NOT EXISTS] x (no AUTHORIZATION, no schema elements). */
+static Plan *plan_create_schema(Binder *b, const CreateSchemaStmt *s)
+{
+    if (s->schemaname == NULL || s->authrole != NULL || s->schema_elts != NULL)
+        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, s->node.location,
+                       "CREATE SCHEMA with AUTHORIZATION or schema elements is not supported yet");
+    if (strncmp(s->schemaname, "pg_", 3) == 0) {
+        ErrorData *e = err_begin(ERRCODE_RESERVED_NAME);
+        err_message(e, "unacceptable schema name \"%s\"", s->schemaname);
+        err_detail(e, "The prefix \"pg_\" is reserved for system schemas.");
+        err_throw();
+    }
+    UtilityStmt *u;
+    Plan *p = ddl3_plan(b, UTIL_SCHEMA, "CREATE SCHEMA", &u);
+    u->ddl3_op = 'c';
+    u->ddl3_name = s->schemaname;
+    u->missing_ok = s->if_not_exists;
+    return p;
+}
+
+/* DROP SCHEMA [IF EXISTS] a, b [CASCADE | RESTRICT]. */
+static Plan *plan_drop_schema(Binder *b, const DropStmt *s)
+{
+    UtilityStmt *u;
+    Plan *p = ddl3_plan(b, UTIL_SCHEMA, "DROP SCHEMA", &u);
+    u->ddl3_op = 'd';
+    u->missing_ok = s->missing_ok;
+    u->ddl3_cascade = s->cascade;
+    for (int i = 0; i < list_len(s->objects); i++) {
+        const String *name = list_nth(s->objects, i);
+        u->ddl3_names = list_append(b->arena, u->ddl3_names, (void *)name->sval);
+    }
+    return p;
+}
+
+/* One role option (PostgreSQL's DefElem names) into u->ddl3_role; a
+ * repeated option is 42601, as PostgreSQL. */
+static void role_option(Binder *b, const DefElem *d, UtilityStmt *u)
+{
+    static const char *const names[] = {"superuser", "canlogin", "createdb", "createrole"};
+    int *fields[] = {&u->ddl3_role.superuser, &u->ddl3_role.login, &u->ddl3_role.createdb,
+                     &u->ddl3_role.createrole};
+    const A_Const *c = (const A_Const *)d->arg;
+    if (strcmp(d->defname, "password") == 0) {
+        if (u->ddl3_role.has_password)
+            plan__error_at(b, ERRCODE_SYNTAX_ERROR, d->node.location, "conflicting or redundant options");
+        u->ddl3_role.has_password = true;
+        u->ddl3_role.password = c && IS_A(c, A_Const) && c->kind == CONST_STRING ? c->sval : NULL;
+        return;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(d->defname, names[i]) != 0)
+            continue;
+        if (*fields[i] != -1)
+            plan__error_at(b, ERRCODE_SYNTAX_ERROR, d->node.location, "conflicting or redundant options");
+        *fields[i] = c && IS_A(c, A_Const) && c->kind == CONST_BOOL ? c->bval : 1;
+        return;
+    }
+    plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, d->node.location, "role option \"%s\" is not supported yet",
+                   d->defname);
+}
+
+/* CREATE ROLE|USER / ALTER ROLE|USER name [WITH] options. CREATE USER
+ * implies LOGIN unless NOLOGIN is given. */
+static Plan *plan_role(Binder *b, char op, const char *name, const List *options, bool is_user)
+{
+    UtilityStmt *u;
+    Plan *p = ddl3_plan(b, UTIL_ROLE, op == 'c' ? "CREATE ROLE" : "ALTER ROLE", &u);
+    u->ddl3_op = op;
+    u->ddl3_name = name;
+    u->ddl3_role.superuser = u->ddl3_role.login = u->ddl3_role.createdb = u->ddl3_role.createrole = -1;
+    for (int i = 0; i < list_len(options); i++)
+        role_option(b, list_nth(options, i), u);
+    if (is_user && u->ddl3_role.login == -1)
+        u->ddl3_role.login = 1;
+    if (op == 'c' && strncmp(name, "pg_", 3) == 0) {
+        ErrorData *e = err_begin(ERRCODE_RESERVED_NAME);
+        err_message(e, "role name \"%s\" is reserved", name);
+        err_detail(e, "Role names starting with \"pg_\" are reserved.");
+        err_throw();
+    }
+    return p;
+}
+
+void plan__ddl3_txn_modes(const List *modes, UtilityStmt *u)
+{
+    for (int i = 0; i < list_len(modes); i++) {
+        const DefElem *d = list_nth(modes, i);
+        const A_Const *c = (const A_Const *)d->arg;
+        if (strcmp(d->defname, "transaction_isolation") == 0 && c && IS_A(c, A_Const) && c->kind == CONST_STRING)
+            u->ddl3_name = c->sval;
+    }
+}
+
 Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt)
 {
     (void)raw;
@@ -163,6 +260,37 @@ Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt)
         Plan *p = ddl3_plan(b, UTIL_SAVEPOINT, tags[sp->kind], &u);
         u->ddl3_op = sp->kind == SAVEPOINT_DEFINE ? 's' : sp->kind == SAVEPOINT_RELEASE ? 'r' : 'b';
         u->ddl3_name = sp->savepoint_name;
+        return p;
+    }
+    case T_CreateSchemaStmt: return plan_create_schema(b, (const CreateSchemaStmt *)stmt);
+    case T_DropStmt: return plan_drop_schema(b, (const DropStmt *)stmt);
+    case T_CreateRoleStmt: {
+        const CreateRoleStmt *cr = (const CreateRoleStmt *)stmt;
+        return plan_role(b, 'c', cr->role, cr->options, cr->stmt_type == ROLESTMT_USER);
+    }
+    case T_AlterRoleStmt: {
+        const AlterRoleStmt *ar = (const AlterRoleStmt *)stmt;
+        return plan_role(b, 'a', ar->role, ar->options, false);
+    }
+    case T_CreatedbStmt: case T_DropdbStmt: {
+        bool create = stmt->tag == T_CreatedbStmt;
+        const CreatedbStmt *cd = (const CreatedbStmt *)stmt;
+        const DropdbStmt *dd = (const DropdbStmt *)stmt;
+        if (create ? cd->options != NULL : dd->options != NULL)
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, stmt->location,
+                           "%s options are not supported yet", create ? "CREATE DATABASE" : "DROP DATABASE");
+        Plan *p = ddl3_plan(b, UTIL_DATABASE, create ? "CREATE DATABASE" : "DROP DATABASE", &u);
+        u->ddl3_op = create ? 'c' : 'd';
+        u->ddl3_name = create ? cd->dbname : dd->dbname;
+        u->missing_ok = !create && dd->missing_ok;
+        return p;
+    }
+    case T_DropRoleStmt: {
+        const DropRoleStmt *dr = (const DropRoleStmt *)stmt;
+        Plan *p = ddl3_plan(b, UTIL_ROLE, "DROP ROLE", &u);
+        u->ddl3_op = 'd';
+        u->ddl3_names = dr->roles;
+        u->missing_ok = dr->missing_ok;
         return p;
     }
     case T_CheckPointStmt: {

@@ -7,7 +7,7 @@
  * column rounds, text into integer is 42804), every other column its
  * DEFAULT (the stored SQL text, parsed and bound here) or NULL. A
  * multi-row VALUES is typed row by row against the target columns, as
- * PostgreSQL does, not by a common type.
+ * PostgreSQL does, not by a common type. RETURNING: plan_returning.c.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -208,5 +208,6 @@ Plan *plan__plan_insert(Binder *b, const InsertStmt *s)
     ins->table = t;
     Plan *p = plan__new_plan(b, PLAN_STMT_INSERT, "INSERT");
     p->root = ins;
+    plan__plan_returning(b, p, rv, t, s->returning_list);
     return p;
 }

@@ -7,13 +7,14 @@
  * returns the hidden row locator (STORE_COL_ROWID) and carries it up to the
  * top projection. The top projection outputs column 0 = locator and, for
  * UPDATE, columns 1..ncols = the new row in table order with assignment
- * casts (PostgreSQL's transformAssignedExpr). PLAN_UPDATE / PLAN_DELETE
+ * casts (PostgreSQL's transformAssignedExpr); with RETURNING, DELETE's
+ * columns 1..ncols are the old row. PLAN_UPDATE / PLAN_DELETE
  * (executor/op_update.c, op_delete.c) apply them through storage.
  *
  * Limits: the path from the top projection down to the target's scan may
  * only hold filters and projections (no joins: WHERE with IN/EXISTS
  * subqueries that the planner turns into semi joins, UPDATE ... FROM and
- * DELETE ... USING raise 0A000); no RETURNING; no SET a = DEFAULT or
+ * DELETE ... USING raise 0A000); no SET a = DEFAULT or
  * SET (a, b) = ...; no array-element targets.
  */
 #define STRATA_PLANNER_INTERNAL
@@ -147,13 +148,11 @@ static Plan *finish(Binder *b, PlanKind kind, const char *command, StoreTable *t
     return p;
 }
 
-static void check_common(Binder *b, const Node *stmt, const List *from, const List *returning,
-                         const WithClause *with, bool current_of)
+static void check_common(Binder *b, const Node *stmt, const List *from, const WithClause *with,
+                         bool current_of)
 {
     if (from)
         unsupported(b, stmt->location, "UPDATE ... FROM / DELETE ... USING");
-    if (returning)
-        unsupported(b, ((const Node *)list_nth(returning, 0))->location, "RETURNING");
     if (with)
         unsupported(b, stmt->location, "WITH in UPDATE or DELETE");
     if (current_of)
@@ -199,7 +198,7 @@ static int *set_columns(Binder *b, const UpdateStmt *s, StoreTable *t)
 
 Plan *plan__plan_update(Binder *b, const UpdateStmt *s)
 {
-    check_common(b, &s->node, s->from_clause, s->returning_list, s->with_clause, s->current_of);
+    check_common(b, &s->node, s->from_clause, s->with_clause, s->current_of);
     RangeVar *rv = s->relation;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
     int ncols = store_table_ncols(t);
@@ -228,17 +227,22 @@ Plan *plan__plan_update(Binder *b, const UpdateStmt *s)
         vals[setcol[k]] = plan__remap(b, assign(b, e, col), NULL, 0);
     }
     set_outputs(b, top, rowid_pos, vals, ncols);
-    return finish(b, PLAN_UPDATE, "UPDATE", t, top);
+    Plan *p = finish(b, PLAN_UPDATE, "UPDATE", t, top);
+    plan__plan_returning(b, p, rv, t, s->returning_list);
+    return p;
 }
 
 Plan *plan__plan_delete(Binder *b, const DeleteStmt *s)
 {
-    check_common(b, &s->node, s->using_clause, s->returning_list, s->with_clause, s->current_of);
+    check_common(b, &s->node, s->using_clause, s->with_clause, s->current_of);
     RangeVar *rv = s->relation;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
-    SelectResult r = plan__plan_select(b, make_select(b, rv, s->where_clause, NULL));
+    bool ret = s->returning_list != NULL;   /* then the old row follows the locator */
+    SelectResult r = plan__plan_select(b, make_select(b, rv, s->where_clause, ret ? old_columns(b, rv, t) : NULL));
     PlanNode *top = top_project(b, r.root);
     int rowid_pos = thread_rowid(b, top->left, rv->node.location);
-    set_outputs(b, top, rowid_pos, NULL, 0);
-    return finish(b, PLAN_DELETE, "DELETE", t, top);
+    set_outputs(b, top, rowid_pos, ret ? top->exprs : NULL, ret ? store_table_ncols(t) : 0);
+    Plan *p = finish(b, PLAN_DELETE, "DELETE", t, top);
+    plan__plan_returning(b, p, rv, t, s->returning_list);
+    return p;
 }

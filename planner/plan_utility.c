@@ -148,6 +148,8 @@ static Plan *plan_drop(Binder *b, const DropStmt *s)
 {
     if (s->remove_type == OBJECT_VIEW)
         return plan__drop_view(b, s);
+    if (s->remove_type == OBJECT_SCHEMA)
+        return plan__plan_ddl3(b, NULL, &s->node);
     if (s->remove_type != OBJECT_TABLE)
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, s->node.location, "this DROP is not supported yet");
     for (int i = 0; i < list_len(s->objects); i++) {
@@ -191,7 +193,9 @@ static Plan *plan_transaction(Binder *b, const RawStmt *raw, const TransactionSt
         while (isspace((unsigned char)*q))
             q++;
         bool start = strncasecmp(q, "start", 5) == 0;
-        return utility_plan(b, UTIL_BEGIN, start ? "START TRANSACTION" : "BEGIN", &u);
+        Plan *p = utility_plan(b, UTIL_BEGIN, start ? "START TRANSACTION" : "BEGIN", &u);
+        plan__ddl3_txn_modes(s->modes, u);
+        return p;
     }
     case TRANS_STMT_COMMIT:
         return utility_plan(b, UTIL_COMMIT, "COMMIT", &u);
@@ -258,6 +262,8 @@ static Plan *plan_set(Binder *b, const VariableSetStmt *s)
     u->name = s->name;
     u->is_local = s->is_local;
     u->value = s->kind == VAR_SET_DEFAULT ? NULL : flatten_args(b, s->name, s->args);
+    if (s->modes)
+        u->ddl3_op = 't';   /* SET TRANSACTION (executor/utility_ddl3.c) */
     return p;
 }
 
@@ -292,6 +298,8 @@ static Plan *plan_show(Binder *b, const VariableShowStmt *s)
 
 static Plan *plan_alter_role(Binder *b, const AlterRoleStmt *s)
 {
+    if (!s->has_password || list_len(s->options) > 1)
+        return plan__plan_ddl3(b, NULL, &s->node);   /* other options: plan_ddl3.c */
     if (!s->has_password)
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, s->node.location,
                        "ALTER ROLE options other than PASSWORD are not supported yet");
@@ -313,6 +321,7 @@ Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt)
     case T_AlterRoleStmt: return plan_alter_role(b, (const AlterRoleStmt *)stmt);
     case T_ViewStmt: return plan__create_view(b, raw, (const ViewStmt *)stmt);
     case T_TruncateStmt: case T_VacuumStmt: case T_CheckPointStmt: case T_SavepointStmt: case T_AlterTableStmt:
+    case T_CreateSchemaStmt: case T_CreateRoleStmt: case T_DropRoleStmt: case T_CreatedbStmt: case T_DropdbStmt:
         return plan__plan_ddl3(b, raw, stmt);
     default:
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, stmt->location,

@@ -335,9 +335,17 @@ Plan *plan__plan_insert(Binder *b, const InsertStmt *s);
 /* ---- plan_update.c ---- */
 Plan *plan__plan_update(Binder *b, const UpdateStmt *s);
 Plan *plan__plan_delete(Binder *b, const DeleteStmt *s);
+/* ---- plan_returning.c ---- */
+/* With a RETURNING list: make p->root (a modify node) output the written
+ * rows of t and put a projection of the list above it; p's result columns
+ * describe it. No-op when returning is NULL. */
+void plan__plan_returning(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning);
 Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt);
 /* TRUNCATE / VACUUM / ANALYZE / CHECKPOINT (plan_ddl3.c); NULL for other statements. */
 Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt);
+/* BEGIN modes / SET TRANSACTION (plan_ddl3.c): the isolation level of modes
+ * (DefElem list) into u->ddl3_name, NULL when none. */
+void plan__ddl3_txn_modes(const List *modes, UtilityStmt *u);
 
 /* ---- explain.c ---- */
 List *plan__explain(Binder *b, const Plan *plan);

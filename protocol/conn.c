@@ -29,6 +29,7 @@
 #include <openssl/ssl.h>
 #include "common/guc.h"
 #include "executor/executor.h"
+#include "storage/storage.h"
 
 /* ---------- raw I/O ---------- */
 
@@ -271,6 +272,7 @@ static void conn_cleanup(ProtoConn *c)
         proto_log("LOG", "error while closing a session: %s", err_current()->message);
     }
     c->session = NULL;
+    store_session_set_database(NULL);   /* detach this thread from its database */
     if (c->registered)
         proto_cancel_unregister(c->pid);
     if (c->ssl)

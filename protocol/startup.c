@@ -13,8 +13,9 @@
  *      executor session;
  *   5. AuthenticationOk, ParameterStatus for every reported setting,
  *      BackendKeyData, ReadyForQuery.
- * Any database name is accepted for now (databases arrive with CREATE
- * DATABASE in a later issue).
+ * After AuthenticationOk the connection's thread attaches to its database
+ * (store_session_set_database: FATAL 3D000 when it does not exist, as
+ * PostgreSQL); conn.c detaches it when the connection ends.
  */
 #define STRATA_PROTOCOL_INTERNAL
 #include "protocol/proto_int.h"
@@ -243,6 +244,8 @@ static void start_session(ProtoConn *c, MemArena *a, StartupParams *sp)
         err_raise_fatal(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "role \"%s\" does not exist", sp->user);
     memset(verifier, 0, sizeof verifier);
     proto_send_auth(c, 0, NULL, 0);
+    /* after authentication, as PostgreSQL: FATAL 3D000 database "x" does not exist */
+    store_session_set_database(sp->database);
 
     c->session = proto_session_create(sp->user, sp->database, superuser);
     apply_settings(c->session, sp);

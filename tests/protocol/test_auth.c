@@ -41,6 +41,25 @@ static int try_connect(const TestServer *s, const char *extra, char *err, size_t
     return ok;
 }
 
+/* pwdb and md5db must exist (a missing database is FATAL 3D000): created
+ * over the Unix socket, where strata_hba.conf trusts. */
+static void create_databases(const TestServer *s)
+{
+    char conninfo[1024];
+    snprintf(conninfo, sizeof conninfo, "host=%s port=%d user=postgres dbname=postgres", s->sockdir, s->port);
+    PGconn *u = PQconnectdb(conninfo);
+    CHECK(PQstatus(u) == CONNECTION_OK);
+    if (PQstatus(u) == CONNECTION_OK) {
+        PQclear(ptest_exec(u, "CREATE DATABASE pwdb", PGRES_COMMAND_OK));
+        PQclear(ptest_exec(u, "CREATE DATABASE md5db", PGRES_COMMAND_OK));
+    }
+    PQfinish(u);
+    snprintf(conninfo, sizeof conninfo, "host=%s port=%d user=postgres dbname=nosuchdb", s->sockdir, s->port);
+    u = PQconnectdb(conninfo);
+    CHECK(PQstatus(u) == CONNECTION_BAD && strstr(PQerrorMessage(u), "database \"nosuchdb\" does not exist"));
+    PQfinish(u);
+}
+
 static void expect_ok(const TestServer *s, const char *extra)
 {
     char err[1024];
@@ -98,6 +117,7 @@ int main(void)
     const char *args[] = {pwflag, NULL};
     TestServer s;
     ptest_start(&s, dir, args);
+    create_databases(&s);
 
     expect_ok(&s, "password=secret-pw");
     expect_ok(&s, "password=secret-pw channel_binding=disable");
