@@ -394,6 +394,9 @@ static inline bool exec__join_left_only(ExecJoinKind k)
 /* Null-extension helpers: a vector that is NULL in every row (constant). */
 void exec__vec_const_null(Vector *v, SqlType type, MemArena *arena);
 
+/* Semi/anti/mark output of a left batch from per-row match flags (op_hashjoin.c). */
+Batch *exec__join_left_output(ExecJoinKind kind, const uint8_t *lmatched, Batch *in, Batch *o,
+                              Vector *cols, uint16_t *sel);
 /* Joins: output = left columns of rows pair_l, then right columns of stored rows pair_r. */
 void exec__join_gather(const Batch *in, const uint16_t *pair_l, const ExecColumn *rstore, int rcols,
                        const uint32_t *pair_r, uint32_t n, Batch *out);

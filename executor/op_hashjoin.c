@@ -384,22 +384,24 @@ static void hj_might_match(HashJoinState *st, const Batch *in)
     }
 }
 
-/* Semi/anti/mark output from lmatched (1 = match, 2 = might match). */
-static Batch *hj_left_output(HashJoinState *st, Batch *in)
+/* Semi/anti/mark output of a left batch from lmatched (by row index: 0 no
+ * match, 1 match, 2 might match — null-aware), shared by hash and nested-loop
+ * joins. out/cols/sel are the operator's buffers (cols: in->ncols + 1). */
+Batch *exec__join_left_output(ExecJoinKind kind, const uint8_t *lmatched, Batch *in, Batch *o,
+                              Vector *cols, uint16_t *sel)
 {
-    Batch *o = &st->semi_out;
     o->ncols = in->ncols;
-    o->cols = st->mark_cols;
+    o->cols = cols;
     memcpy(o->cols, in->cols, sizeof(Vector) * (size_t)in->ncols);
-    if (st->kind == EXEC_JOIN_MARK) {
-        Vector *mk = &st->mark_cols[in->ncols];
+    if (kind == EXEC_JOIN_MARK) {
+        Vector *mk = &cols[in->ncols];
         uint8_t *d = mk->data;
         mk->is_const = false;
         mk->validity = NULL;
         for (uint32_t i = 0; i < in->count; i++) {
             uint32_t row = batch_row(in, i);
-            d[row] = st->lmatched[row] == 1;
-            if (st->lmatched[row] == 2)
+            d[row] = lmatched[row] == 1;
+            if (lmatched[row] == 2)
                 vec_set_null(mk, row);
         }
         o->ncols = in->ncols + 1;
@@ -407,14 +409,14 @@ static Batch *hj_left_output(HashJoinState *st, Batch *in)
         o->count = in->count;
         return o;
     }
-    uint8_t want = st->kind == EXEC_JOIN_SEMI;
+    uint8_t want = kind == EXEC_JOIN_SEMI;
     uint32_t k = 0;
     for (uint32_t i = 0; i < in->count; i++) {
         uint32_t row = batch_row(in, i);
-        st->semi_sel[k] = (uint16_t)row;
-        k += (st->lmatched[row] != 0) == want;
+        sel[k] = (uint16_t)row;
+        k += (lmatched[row] != 0) == want;
     }
-    o->sel = st->semi_sel;
+    o->sel = sel;
     o->count = k;
     return o;
 }
@@ -430,7 +432,8 @@ static ExecOpResult hj_semi_execute(HashJoinState *st, Batch *in, Batch **out)
     hj_semi_probe(st, in);
     if (st->null_aware)
         hj_might_match(st, in);
-    *out = hj_left_output(st, in);
+    *out = exec__join_left_output(st->kind, st->lmatched, in, &st->semi_out, st->mark_cols,
+                                  st->semi_sel);
     return EXEC_NEED_INPUT;
 }
 

@@ -251,36 +251,8 @@ static Batch *nl_left_only(ExecOp *op, NestLoopState *st, Batch *in)
             }
         }
     }
-    Batch *o = &st->semi_out;
-    o->ncols = in->ncols;
-    o->cols = st->mark_cols;
-    memcpy(o->cols, in->cols, sizeof(Vector) * (size_t)in->ncols);
-    if (st->kind == EXEC_JOIN_MARK) {
-        Vector *mk = &st->mark_cols[in->ncols];
-        uint8_t *d = mk->data;
-        mk->is_const = false;
-        mk->validity = NULL;
-        for (uint32_t i = 0; i < in->count; i++) {
-            uint32_t row = batch_row(in, i);
-            d[row] = st->lmatched[row] == 1;
-            if (st->lmatched[row] == 2)
-                vec_set_null(mk, row);
-        }
-        o->ncols = in->ncols + 1;
-        o->sel = in->sel;
-        o->count = in->count;
-        return o;
-    }
-    uint8_t want = st->kind == EXEC_JOIN_SEMI;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < in->count; i++) {
-        uint32_t row = batch_row(in, i);
-        st->semi_sel[k] = (uint16_t)row;
-        k += (st->lmatched[row] != 0) == want;
-    }
-    o->sel = st->semi_sel;
-    o->count = k;
-    return o;
+    return exec__join_left_output(st->kind, st->lmatched, in, &st->semi_out, st->mark_cols,
+                                  st->semi_sel);
 }
 
 static ExecOpResult nl_execute(ExecOp *op, Batch *in, Batch **out)
