@@ -1,7 +1,7 @@
 /*
  * executor_fixture.h — the shared fixture of the executor unit tests: a
  * fresh data directory, arena, settings and executor session per test, and
- * small builders of typed expressions. Included by test_executor.c and
+ * small builders of typed expressions, plan nodes and results. Included by test_executor.c and
  * test_executor_ops.c (one executable each), which define EXEC_FIXTURE_DIR
  * (the mkdtemp template) first and then declare their TestSuite with
  * .init = setup, .fini = teardown.
@@ -136,5 +136,118 @@ static Expr *op2(const char *name, Expr *a, Expr *b)
 }
 
 static Expr *and2(Expr *a, Expr *b) { Expr *x[2] = {a, b}; return ex(EXPR_AND, T_BOOL, 2, x); }
+
+static PlanNode *node(PlanKind k, int ncols, const SqlType *types, PlanNode *left)
+{
+    PlanNode *n = MEM_NEW(A, PlanNode);
+    n->kind = k;
+    n->ncols = ncols;
+    n->col_types = MEM_NEW_ARRAY(A, SqlType, ncols > 0 ? ncols : 1);
+    if (ncols)
+        memcpy(n->col_types, types, sizeof(SqlType) * (size_t)ncols);
+    n->left = left;
+    return n;
+}
+
+/* VALUES from text cells, row-major; "∅" = NULL. */
+static PlanNode *values(int ncols, const SqlType *types, int nrows, const char *const *cells)
+{
+    PlanNode *n = node(PLAN_VALUES, ncols, types, NULL);
+    n->nrows = nrows;
+    n->rows = MEM_NEW_ARRAY(A, Expr **, nrows);
+    for (int r = 0; r < nrows; r++) {
+        n->rows[r] = MEM_NEW_ARRAY(A, Expr *, ncols);
+        for (int c = 0; c < ncols; c++) {
+            const char *s = cells[r * ncols + c];
+            Expr *e = ex(EXPR_CONST, types[c], 0, NULL);
+            if (strcmp(s, "∅") == 0)
+                e->value.is_null = true;
+            else
+                type_input(types[c], s, strlen(s), A, &e->value);
+            n->rows[r][c] = e;
+        }
+    }
+    return n;
+}
+
+static Plan *query(PlanNode *root)
+{
+    Plan *p = MEM_NEW(A, Plan);
+    p->kind = PLAN_STMT_QUERY;
+    p->command = "SELECT";
+    p->root = root;
+    p->ncols = root->ncols;
+    return p;
+}
+
+typedef struct Out {
+    StrBuf sb;
+    int batches;
+} Out;
+
+static void collect(void *ctx, const Batch *b)
+{
+    Out *o = ctx;
+    OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
+    o->batches++;
+    for (uint32_t i = 0; i < b->count; i++) {
+        uint32_t row = batch_row(b, i);
+        for (int c = 0; c < b->ncols; c++) {
+            if (c)
+                strbuf_append_char(&o->sb, '|');
+            Value v;
+            vec_get_value(&b->cols[c], row, &v);
+            if (v.is_null)
+                strbuf_append_str(&o->sb, "∅");
+            else
+                type_output(b->cols[c].type, &v, &opt, &o->sb);
+        }
+        strbuf_append_char(&o->sb, '\n');
+    }
+}
+
+static char last_tag[64];
+
+/* Run a plan to completion; rows as text. */
+static const char *run(const Plan *p)
+{
+    Out o;
+    strbuf_init(&o.sb);
+    strbuf_append_str(&o.sb, "");
+    ExecSink sink = {&o, collect};
+    ErrJmp jmp;
+    ExecPortal *volatile portal = NULL;
+    if (ERR_TRY(jmp)) {
+        portal = exec_portal_create(S, p, NULL, 0, A);
+        while (!exec_portal_run(portal, 0, &sink)) {
+        }
+        err_pop(&jmp);
+    } else {
+        strbuf_free(&o.sb);
+        err_rethrow();
+    }
+    exec_portal_command_tag(portal, last_tag, sizeof last_tag);
+    exec_portal_close(portal);
+    exec_session_sync(S);
+    char *r = mem_strdup(A, o.sb.data ? o.sb.data : "");
+    strbuf_free(&o.sb);
+    return r;
+}
+
+static const char *run_node(PlanNode *root) { return run(query(root)); }
+
+/* Expect an error with this SQLSTATE from stmt. */
+#define EXPECT_ERROR(code_, stmt)                                                  \
+    do {                                                                           \
+        ErrJmp jmp_;                                                               \
+        if (ERR_TRY(jmp_)) {                                                       \
+            stmt;                                                                  \
+            err_pop(&jmp_);                                                        \
+            cr_assert_fail("no error from %s", #stmt);                             \
+        } else {                                                                   \
+            cr_assert_str_eq(err_current()->sqlstate, code_, "got %s: %s",         \
+                             err_current()->sqlstate, err_current()->message);     \
+        }                                                                          \
+    } while (0)
 
 #endif
