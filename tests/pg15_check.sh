@@ -1,7 +1,7 @@
 #!/bin/sh
 # pg15_check.sh — prove the expected results are PostgreSQL 15's: start a
 # throwaway PostgreSQL 15 (initdb --locale=C -E UTF8, trust, a free port, a
-# temp directory), run every tests/sql/*.test through the sqllogictest
+# temp directory), run every tests/sql/*/*.test through the sqllogictest
 # runner (simple and extended protocol) and the psql test against it, then
 # stop it and remove the directory.
 #
@@ -52,8 +52,8 @@ case "${1:-}" in
         sh "$here/psql/psql_test.sh" --capture "$here/psql" || status=$?
     ;;
 *)
-    "$slt" --conninfo "$conninfo" "$here"/sql/*.test || status=$?
-    "$slt" --conninfo "$conninfo" --extended "$here"/sql/*.test || status=$?
+    "$slt" --conninfo "$conninfo" "$here"/sql/*/*.test || status=$?
+    "$slt" --conninfo "$conninfo" --extended "$here"/sql/*/*.test || status=$?
     PGHOST=127.0.0.1 PGPORT=$port STRATA_SOCKDIR=$dir sh "$here/psql/psql_test.sh" "$here/psql" || status=$?
     ;;
 esac
