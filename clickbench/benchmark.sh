@@ -1,13 +1,22 @@
 #!/bin/bash
 # clickbench/benchmark.sh: ClickBench for Strata alone, the way a ClickBench
 # entry runs: build, start Strata on a fresh data directory and a free port,
-# create the table, load hits.tsv with psql's \copy, record the load time
-# (including a final sync) and the data directory's size, run each query three
-# times with psql \timing (server restarted and OS caches dropped before the
-# first try when running as root), and write a result JSON in ClickBench's
-# format.
+# create the table, load hits.tsv, record the load time (COPY, then
+# CHECKPOINT so the rows are in columnar run files, then a final sync) and the
+# data directory's size, run each query three times with psql \timing (server
+# restarted and OS caches dropped before the first try when running as root),
+# and write a result JSON in ClickBench's format.
 #
 #   clickbench/benchmark.sh [--tsv FILE | --rows N] [--seed S] [--build DIR] [--out FILE]
+#                           [--create FILE] [--load server|client]
+#
+# --create: the table definition (default create.sql; create-tuned.sql is
+# Strata's tuned variant with a primary key). --load server (default): the
+# server reads the file itself, `COPY hits FROM '/abs/path/hits.tsv'` (the
+# server is local, started by this script); --load client: psql's
+# `\copy hits FROM 'hits.tsv'` streams it (COPY FROM STDIN), as ClickBench's
+# PostgreSQL entry does. $CB_CREATE and $CB_LOAD set the same defaults
+# (compare.sh runs this script).
 #
 # Without --tsv, hitsgen writes N rows (default 10,000,000, seed 1) into the
 # work directory. The work directory is $CB_WORK (default /tmp/strata-clickbench-$$);
@@ -18,14 +27,16 @@ ROOT=$(dirname "$HERE")
 . "$HERE/lib/common.sh"
 
 ROWS=10000000 SEED=1 TSV="" BUILD="${CB_BUILD:-$ROOT/build-clickbench}" OUT="$HERE/results/strata.json"
+CREATE="${CB_CREATE:-$HERE/create.sql}" LOAD="${CB_LOAD:-server}" # compare.sh passes these on
 while [ $# -gt 0 ]; do
     case "$1" in
         --tsv) TSV=$2 ;; --rows) ROWS=$2 ;; --seed) SEED=$2 ;;
-        --build) BUILD=$2 ;; --out) OUT=$2 ;;
-        *) echo "usage: $0 [--tsv FILE | --rows N] [--seed S] [--build DIR] [--out FILE]" >&2; exit 2 ;;
+        --build) BUILD=$2 ;; --out) OUT=$2 ;; --create) CREATE=$2 ;; --load) LOAD=$2 ;;
+        *) echo "usage: $0 [--tsv FILE | --rows N] [--seed S] [--build DIR] [--out FILE] [--create FILE] [--load server|client]" >&2; exit 2 ;;
     esac
     shift 2
 done
+case "$LOAD" in server|client) ;; *) echo "--load server|client" >&2; exit 2 ;; esac
 WORK=${CB_WORK:-/tmp/strata-clickbench-$$}
 mkdir -p "$WORK" "$(dirname "$OUT")"
 
@@ -39,6 +50,7 @@ if [ -z "$TSV" ]; then
     cb_log "generating $ROWS rows (seed $SEED)"
     "$BUILD/clickbench/hitsgen" --rows "$ROWS" --seed "$SEED" --out "$TSV" || exit 1
 fi
+TSV=$(cd "$(dirname "$TSV")" && pwd)/$(basename "$TSV") # the server resolves it, not psql
 
 # 2. a fresh server
 DATA="$WORK/strata-data"
@@ -68,10 +80,15 @@ strata_start
 PSQL=(psql -X -h 127.0.0.1 -p "$PORT" -U postgres -d postgres -v ON_ERROR_STOP=1)
 
 # 3. create and load
-"${PSQL[@]}" -q -f "$HERE/create.sql" || { cb_log "CREATE TABLE failed"; exit 1; }
-cb_log "loading $TSV"
+"${PSQL[@]}" -q -f "$CREATE" || { cb_log "CREATE TABLE failed"; exit 1; }
+cb_log "loading $TSV ($LOAD-side COPY, table from $(basename "$CREATE"))"
+if [ "$LOAD" = server ]; then
+    COPY_SQL="COPY hits FROM '${TSV//\'/\'\'}'"
+else
+    COPY_SQL="\\copy hits FROM '$TSV'"
+fi
 START=$(date +%s.%N)
-if "${PSQL[@]}" -c "\\copy hits FROM '$TSV'"; then
+if "${PSQL[@]}" -c "$COPY_SQL" && "${PSQL[@]}" -qc CHECKPOINT; then
     sync
     LOAD_TIME=$(awk -v a="$START" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 else
@@ -85,5 +102,8 @@ cb_log "load time: $LOAD_TIME s, rows: ${ROWS_LOADED:-?}"
 cb_run_queries "$HERE/queries.sql" "$WORK/strata-out" strata_restart 127.0.0.1 "$PORT" postgres postgres 3
 DATA_SIZE=$(du -bcs "$DATA" | tail -1 | cut -f1)
 cb_log "data size: $DATA_SIZE bytes"
-cb_write_json "$OUT" Strata "$LOAD_TIME" "$DATA_SIZE" "$WORK/strata-out/times.txt"
+NAME=Strata TUNED=no
+case "$CREATE" in *tuned*) NAME="Strata (tuned)" TUNED=yes ;; esac
+cb_write_json "$OUT" "$NAME" "$LOAD_TIME" "$DATA_SIZE" "$WORK/strata-out/times.txt" \
+    '["C", "column-oriented", "PostgreSQL compatible"]' "$TUNED"
 cb_log "result: $OUT (query outputs in $WORK/strata-out)"

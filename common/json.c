@@ -21,13 +21,8 @@
 #include "common/numeric.h"
 #include "common/typio.h"
 
-typedef struct JNode {
-    JsonKind kind;
-    StrRef text;          /* string: unescaped bytes; number: canonical text; bool: "true"/"false" */
-    uint32_t n;
-    struct JNode **items; /* array elements or object values */
-    StrRef *keys;         /* object keys (unescaped) */
-} JNode;
+/* string: unescaped bytes; number: canonical text; bool: "true"/"false" (json.h) */
+typedef JsonNode JNode;
 
 typedef struct JParse {
     const char *s;
@@ -490,6 +485,38 @@ static void jn_print(JNode *n, MemArena *arena, StrBuf *out)
     }
 }
 
+static void jn_indent(StrBuf *out, int level)
+{
+    strbuf_append_char(out, '\n');
+    for (int i = 0; i < level; i++)
+        strbuf_append(out, "    ", 4);
+}
+
+/* PostgreSQL's JsonbToCStringIndent: containers open a line per member. */
+static void jn_pretty(JNode *n, MemArena *arena, StrBuf *out, int level)
+{
+    if (n->kind != JSON_ARRAY && n->kind != JSON_OBJECT) {
+        jn_print(n, arena, out);
+        return;
+    }
+    bool object = n->kind == JSON_OBJECT;
+    if (object)
+        jn_normalize_object(n, arena);
+    strbuf_append_char(out, object ? '{' : '[');
+    for (uint32_t i = 0; i < n->n; i++) {
+        if (i)
+            strbuf_append_char(out, ',');
+        jn_indent(out, level + 1);
+        if (object) {
+            json_escape_string(out, n->keys[i].ptr, n->keys[i].len);
+            strbuf_append(out, ": ", 2);
+        }
+        jn_pretty(n->items[i], arena, out, level + 1);
+    }
+    jn_indent(out, level);   /* PostgreSQL closes even an empty container on its own line */
+    strbuf_append_char(out, object ? '}' : ']');
+}
+
 StrRef jsonb_in(const char *s, size_t len, MemArena *arena)
 {
     JParse p = {s, len, 0, arena, true, 0};
@@ -510,6 +537,40 @@ StrRef jsonb_in(const char *s, size_t len, MemArena *arena)
     strbuf_free(&sb);
     return r;
 }
+
+/* ---- trees ---- */
+
+JsonNode *json_tree(StrRef doc, MemArena *arena)
+{
+    JParse p = {doc.ptr, doc.len, 0, arena, true, 0};
+    return jp_document(&p);
+}
+
+/* Print into a malloc'd StrBuf, released on error, copied into arena. */
+static StrRef jn_to_arena(JNode *n, MemArena *arena, int pretty)
+{
+    StrBuf sb;
+    StrRef r;
+    ErrJmp jmp;
+    strbuf_init(&sb);
+    if (ERR_TRY(jmp)) {
+        if (pretty)
+            jn_pretty(n, arena, &sb, 0);
+        else
+            jn_print(n, arena, &sb);
+        err_pop(&jmp);
+    } else {
+        strbuf_free(&sb);
+        err_rethrow();
+    }
+    r.ptr = mem_strndup(arena, sb.data, sb.len);
+    r.len = (uint32_t)sb.len;
+    strbuf_free(&sb);
+    return r;
+}
+
+StrRef jsonb_tree_text(JsonNode *n, MemArena *arena) { return jn_to_arena(n, arena, 0); }
+StrRef jsonb_tree_pretty(JsonNode *n, MemArena *arena) { return jn_to_arena(n, arena, 1); }
 
 /* ---- escaping and to_json ---- */
 
@@ -613,6 +674,18 @@ void json_append_value(SqlType t, const Value *v, StrBuf *out)
         json_escape_string(out, tmp.data, tmp.len);
         strbuf_free(&tmp);
     }
+}
+
+void json_append_key(SqlType t, const Value *v, StrBuf *out)
+{
+    StrBuf tmp;
+    strbuf_init(&tmp);
+    json_append_value(t, v, &tmp);
+    if (tmp.len > 0 && tmp.data[0] == '"')
+        strbuf_append(out, tmp.data, tmp.len);
+    else
+        json_escape_string(out, tmp.data, tmp.len);
+    strbuf_free(&tmp);
 }
 
 /* ---- navigation over valid text ---- */

@@ -91,5 +91,32 @@ void json_escape_string(StrBuf *out, const char *s, size_t len);
  * as its text output, escaped. */
 struct OutputOptions;
 void json_append_value(SqlType t, const Value *v, StrBuf *out);
+/* An object key from a non-NULL scalar, as PostgreSQL's key_scalar
+ * conversion: json_append_value's text, always as a JSON string
+ * (true → "true", 1.5 → "1.5"). */
+void json_append_key(SqlType t, const Value *v, StrBuf *out);
+
+/*
+ * Trees, for the functions that rebuild a document (jsonb_set, ||, -, #-,
+ * jsonb_strip_nulls, jsonb_pretty, @>). Nodes live in the arena; strings
+ * hold unescaped bytes, numbers their canonical numeric text, bools and
+ * null the word. Objects keep their parsed order (a jsonb document is
+ * already canonical); jsonb_tree_text normalises them (sorted, last
+ * duplicate wins) as jsonb_in does.
+ */
+typedef struct JsonNode {
+    JsonKind kind;
+    StrRef text;
+    uint32_t n;                /* elements or members */
+    struct JsonNode **items;   /* array elements or member values */
+    StrRef *keys;              /* object keys (unescaped), NULL for arrays */
+} JsonNode;
+
+/* Parse valid JSON text (json or jsonb) into a tree. */
+JsonNode *json_tree(StrRef doc, MemArena *arena);
+/* jsonb's canonical text of a tree, in arena. */
+StrRef jsonb_tree_text(JsonNode *n, MemArena *arena);
+/* jsonb_pretty's text: four-space indents, one member per line. */
+StrRef jsonb_tree_pretty(JsonNode *n, MemArena *arena);
 
 #endif

@@ -462,6 +462,38 @@ void exec__rowset_append(ExecRowSet *rs, MemArena *arena, const Batch *b);
 /* Batch rows [pos, pos+n) of a row set as views (pos multiple of 64). */
 void exec__rowset_view(const ExecRowSet *rs, uint32_t pos, Batch *out);
 
+/* ---------- set-returning functions (srf.c), issue 4 ---------- */
+
+/* A generator of one table function's rows (TableFuncKind) for one
+ * argument tuple at a time: PLAN_FUNCTION_SCAN starts it once,
+ * PLAN_PROJECT_SET once per input row. */
+typedef struct ExecSrf ExecSrf;
+/* ncols output columns of col_types; arg_types are the arguments' types. */
+ExecSrf *exec__srf_new(ExecQuery *q, TableFuncKind kind, int nargs, const SqlType *arg_types, int ncols,
+                       const SqlType *col_types);
+/* Start over with argument values v[0..nargs) (strings must stay valid
+ * until the generator is restarted or exhausted). Raises the function's
+ * errors (22023 ...). */
+void exec__srf_start(ExecSrf *s, const Value *v);
+/* Write up to max rows into cols[0..ncols) at rows at, at+1, ...; returns
+ * how many (< max: exhausted). String results go to out (reset by the
+ * caller per output batch) or point into the arguments. */
+uint32_t exec__srf_fill(ExecSrf *s, Vector *cols, uint32_t at, uint32_t max, MemArena *out);
+
+/* funcs_regex.c: every match of one string (PostgreSQL's
+ * setup_regexp_matches), for regexp_matches / regexp_split_to_*. offs
+ * holds n matches of width (start, end) byte-offset pairs (UINT32_MAX for
+ * a group that did not participate); the buffer grows in arena and is
+ * reused by the next call. */
+typedef struct ExecRegexMatches {
+    uint32_t *offs;
+    uint32_t cap, n, width;
+} ExecRegexMatches;
+void exec__regex_all(ExecRegexMatches *m, StrRef s, StrRef pat, StrRef flags, bool split, const char *fname,
+                     MemArena *arena);
+
+ExecOp *exec__op_project_set(ExecQuery *q, const PlanNode *n);
+
 /* Evaluate an expression without input columns (constants, parameters,
  * outer references of this run); strings in q->arena. */
 void exec__eval_const(ExecQuery *q, const Expr *e, Value *out);
@@ -499,6 +531,9 @@ void exec__txn_finish(ExecSession *s, bool commit);
 void exec__guc_remember(ExecSession *s, const char *name, bool is_local);
 /* TRUNCATE, VACUUM, ANALYZE, CHECKPOINT, savepoints (utility_ddl3.c). */
 void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u, MemArena *arena);
+/* UTIL_SEQUENCE (utility_seq.c, sequences); exec__seq_drop_owned: DROP TABLE's owned sequences. */
+void exec__utility_seq(ExecSession *s, const UtilityStmt *u, MemArena *arena);
+void exec__seq_drop_owned(uint32_t table_oid);
 /* BEGIN ISOLATION LEVEL x: apply u->ddl3_name (if any) to the new block's
  * transaction and to the transaction_isolation setting (utility_ddl3.c). */
 void exec__ddl3_begin(ExecSession *s, const UtilityStmt *u);

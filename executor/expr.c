@@ -78,6 +78,7 @@ static ExprStepKind step_kind(const Expr *e)
     case EXPR_IN_LIST: return STEP_IN_LIST;
     case EXPR_SUBPLAN: return STEP_SUBPLAN;
     case EXPR_ARRAY: return STEP_ARRAY;
+    case EXPR_SRF: break;   /* planned into PLAN_PROJECT_SET, never compiled */
     }
     err_raise(ERRCODE_INTERNAL_ERROR, "unrecognized expression kind %d", (int)e->kind);
 }

@@ -23,6 +23,17 @@
 #include "common/vector.h"
 
 #define FUNC_MAX_ARGS 4
+/* Declared argument slots of a FuncDesc (make_timestamptz, make_interval
+ * take 7); FUNC_MAX_ARGS * 4 stays the limit of a call's arguments. */
+#define FUNC_MAX_DECLARED_ARGS 8
+/* PostgreSQL's "any" pseudo-type as a declared argument type: the planner
+ * passes the argument with its own type (unknown literals become text) and
+ * the kernel reads args[i]->type (concat, format, to_json, json builders). */
+#define FUNC_ARG_ANY 2276u
+/* PostgreSQL's anyelement where the result type is fixed (to_json): as
+ * "any", but an unknown literal is 42804 "could not determine polymorphic
+ * type because input has type unknown". */
+#define FUNC_ARG_ANYELEMENT 2283u
 
 /* Same typedefs as planner/plan.h's forward declarations (C11 allows both). */
 typedef struct FuncDesc FuncDesc;
@@ -61,7 +72,7 @@ typedef enum FuncFlags {
 struct FuncDesc {
     const char *name;                 /* lower case; operator symbol for operators */
     int nargs;
-    uint32_t argtypes[FUNC_MAX_ARGS]; /* TypeOids */
+    uint32_t argtypes[FUNC_MAX_DECLARED_ARGS]; /* TypeOids (or FUNC_ARG_ANY) */
     uint32_t rettype;
     uint32_t flags;                   /* FuncFlags */
     FuncKernel kernel;
@@ -194,10 +205,31 @@ extern const FuncDesc exec__funcs_text[];
 extern const int exec__funcs_text_count;
 extern const FuncDesc exec__funcs_regex[];
 extern const int exec__funcs_regex_count;
+extern const FuncDesc exec__funcs_array[];   /* funcs_array.c: subscripts, array functions */
+extern const int exec__funcs_array_count;
 extern const FuncDesc exec__funcs_math[];
 extern const int exec__funcs_math_count;
 extern const FuncDesc exec__funcs_datetime[];
 extern const int exec__funcs_datetime_count;
+extern const FuncDesc exec__funcs_json[];
+extern const int exec__funcs_json_count;
+extern const FuncDesc exec__funcs_make[];
+extern const int exec__funcs_make_count;
+extern const FuncDesc exec__funcs_numfmt[];
+extern const int exec__funcs_numfmt_count;
+extern const FuncDesc exec__funcs_todate[];
+extern const int exec__funcs_todate_count;
+/* The per-arity instance of a variadic json function (funcs_json.c), NULL
+ * when f is not one. */
+const FuncDesc *exec__json_variadic_instance(const FuncDesc *f, int nargs);
+extern const FuncDesc exec__funcs_catalog[];   /* funcs_catalog.c (issue 6) */
+extern const int exec__funcs_catalog_count;
+extern const FuncDesc exec__funcs_sequence[];   /* funcs_sequence.c (seq) */
+extern const int exec__funcs_sequence_count;
+/* The session whose search_path and user resolve sequence names in
+ * nextval & co. on this thread (session.c calls it when a transaction starts). */
+struct GucSet;
+void exec__seq_set_session(struct GucSet *guc, const char *user);
 /* Generic aggregates (funcs_agg.c). */
 extern const AggDesc exec__aggs_generic[];
 extern const int exec__aggs_generic_count;

@@ -25,6 +25,8 @@
 #include <string.h>
 #include "common/array.h"
 #include "common/error.h"
+#include "common/json.h"
+#include "common/typio.h"
 #include "common/numeric.h"
 #include "common/types.h"
 #include "executor/funcs.h"
@@ -459,6 +461,93 @@ static void fin_string_agg(const uint8_t *state, Vector *out, uint32_t row, MemA
 }
 static const AggImpl impl_string_agg = {sizeof(StrAggState), upd_string_agg, fin_string_agg};
 
+/* ---------- json_agg, jsonb_agg, json_object_agg, jsonb_object_agg ---------- */
+
+/*
+ * The state is string_agg's buffer holding the JSON text built so far:
+ * "[v1, v2" or "{ "k" : v" (json's spacing; jsonb's canonical form is made
+ * by jsonb_in in the final function). NULL values are kept (as null);
+ * values of any type go through json_append_value (common/json.h).
+ */
+static void jagg_value(MemArena *arena, StrAggState *st, StrBuf *sb, const Vector *v, uint32_t row)
+{
+    strbuf_reset(sb);
+    if (!arg_valid(v, row)) {
+        strbuf_append(sb, "null", 4);
+    } else {
+        Value val;
+        vec_get_value(v, row, &val);
+        json_append_value(v->type, &val, sb);
+    }
+    stragg_append(arena, st, (StrRef){sb->data, (uint32_t)sb->len});
+}
+
+static void upd_json_agg(uint8_t *states, const uint32_t *grp, const uint16_t *rows, uint32_t n,
+                         const Vector *arg, const Vector *arg2, MemArena *arena, MemArena *sc)
+{
+    (void)sc, (void)arg2;
+    StrBuf sb;
+    strbuf_init(&sb);
+    AGG_FOR(n) {
+        STATE(StrAggState);
+        stragg_append(arena, st, st->has ? (StrRef){", ", 2} : (StrRef){"[", 1});
+        st->has = 1;
+        jagg_value(arena, st, &sb, arg, rows[i]);
+    }
+    strbuf_free(&sb);
+}
+
+/* Keys: NULL → 22023 "field name must not be null"; their text output,
+ * escaped. (Key types are scalars by the table below.) */
+static void upd_json_object_agg(uint8_t *states, const uint32_t *grp, const uint16_t *rows,
+                                uint32_t n, const Vector *arg, const Vector *arg2,
+                                MemArena *arena, MemArena *sc)
+{
+    (void)sc;
+    AGG_FOR(n)
+        if (!arg_valid(arg, rows[i]))
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "field name must not be null");
+    StrBuf sb;
+    strbuf_init(&sb);
+    AGG_FOR(n) {
+        STATE(StrAggState);
+        Value kv;
+        vec_get_value(arg, rows[i], &kv);
+        strbuf_reset(&sb);
+        strbuf_append_str(&sb, st->has ? ", " : "{ ");
+        json_append_key(arg->type, &kv, &sb);
+        strbuf_append(&sb, " : ", 3);
+        stragg_append(arena, st, (StrRef){sb.data, (uint32_t)sb.len});
+        st->has = 1;
+        jagg_value(arena, st, &sb, arg2, rows[i]);
+    }
+    strbuf_free(&sb);
+}
+
+static void jagg_final(const uint8_t *state, Vector *out, uint32_t row, MemArena *arena,
+                       const char *close, bool jsonb)
+{
+    const StrAggState *st = (const StrAggState *)state;
+    if (!st->has) {
+        vec_set_null(out, row);
+        return;
+    }
+    size_t cl = strlen(close);
+    char *buf = mem_alloc(arena, st->len + cl + 1);
+    memcpy(buf, st->buf, st->len);
+    memcpy(buf + st->len, close, cl + 1);
+    StrRef r = {buf, (uint32_t)(st->len + cl)};
+    ((StrRef *)out->data)[row] = jsonb ? jsonb_in(r.ptr, r.len, arena) : r;
+}
+static void fin_json_agg(const uint8_t *s, Vector *o, uint32_t r, MemArena *a) { jagg_final(s, o, r, a, "]", false); }
+static void fin_jsonb_agg(const uint8_t *s, Vector *o, uint32_t r, MemArena *a) { jagg_final(s, o, r, a, "]", true); }
+static void fin_json_oagg(const uint8_t *s, Vector *o, uint32_t r, MemArena *a) { jagg_final(s, o, r, a, " }", false); }
+static void fin_jsonb_oagg(const uint8_t *s, Vector *o, uint32_t r, MemArena *a) { jagg_final(s, o, r, a, " }", true); }
+static const AggImpl impl_json_agg = {sizeof(StrAggState), upd_json_agg, fin_json_agg};
+static const AggImpl impl_jsonb_agg = {sizeof(StrAggState), upd_json_agg, fin_jsonb_agg};
+static const AggImpl impl_json_object_agg = {sizeof(StrAggState), upd_json_object_agg, fin_json_oagg};
+static const AggImpl impl_jsonb_object_agg = {sizeof(StrAggState), upd_json_object_agg, fin_jsonb_oagg};
+
 /* ---------- ordered-set: percentile_cont, percentile_disc, mode ---------- */
 
 /* Values are kept as 8-byte slots: integers/dates/timestamps widened to
@@ -691,5 +780,19 @@ const AggDesc exec__aggs_generic[] = {
     ARRAY_AGG(TYPE_TIMESTAMPTZ, TYPE_TIMESTAMPTZ_ARRAY) ARRAY_AGG(TYPE_INTERVAL, TYPE_INTERVAL_ARRAY)
     ARRAY_AGG(TYPE_UUID, TYPE_UUID_ARRAY) ARRAY_AGG(TYPE_JSON, TYPE_JSON_ARRAY)
     ARRAY_AGG(TYPE_JSONB, TYPE_JSONB_ARRAY)
+    /* json_agg(anyelement), json_object_agg("any", "any"): one entry per
+     * value type; object keys of the scalar key types below. */
+#define JSON_AGG_VALUE_TYPES(X, a) X(a, TYPE_BOOL) X(a, TYPE_INT2) X(a, TYPE_INT4) X(a, TYPE_INT8)     \
+    X(a, TYPE_FLOAT4) X(a, TYPE_FLOAT8) X(a, TYPE_NUMERIC) X(a, TYPE_TEXT) X(a, TYPE_VARCHAR)       \
+    X(a, TYPE_BPCHAR) X(a, TYPE_DATE) X(a, TYPE_TIME) X(a, TYPE_TIMESTAMP) X(a, TYPE_TIMESTAMPTZ)   \
+    X(a, TYPE_INTERVAL) X(a, TYPE_UUID) X(a, TYPE_JSON) X(a, TYPE_JSONB) X(a, TYPE_BYTEA)           \
+    X(a, TYPE_INT4_ARRAY) X(a, TYPE_INT8_ARRAY) X(a, TYPE_TEXT_ARRAY) X(a, TYPE_FLOAT8_ARRAY)      \
+    X(a, TYPE_NUMERIC_ARRAY)
+#define JAGG(unused, t) G1("json_agg", t, TYPE_JSON, impl_json_agg), G1("jsonb_agg", t, TYPE_JSONB, impl_jsonb_agg),
+#define JOAGG(k, t) G2("json_object_agg", k, t, TYPE_JSON, impl_json_object_agg), \
+    G2("jsonb_object_agg", k, t, TYPE_JSONB, impl_jsonb_object_agg),
+    JSON_AGG_VALUE_TYPES(JAGG, 0)
+    JSON_AGG_VALUE_TYPES(JOAGG, TYPE_TEXT) JSON_AGG_VALUE_TYPES(JOAGG, TYPE_VARCHAR)
+    JSON_AGG_VALUE_TYPES(JOAGG, TYPE_INT4) JSON_AGG_VALUE_TYPES(JOAGG, TYPE_INT8)
 };
 const int exec__aggs_generic_count = (int)(sizeof exec__aggs_generic / sizeof exec__aggs_generic[0]);

@@ -7,7 +7,7 @@
  * date_bin, extract (→ numeric, as PostgreSQL ≥ 14) and date_part
  * (→ float8) for timestamp, timestamptz, date and interval, age,
  * clock_timestamp, timezone (AT TIME ZONE), isfinite, to_timestamp(float8)
- * and to_char(timestamp | timestamptz, template).
+ * and to_char(timestamp | timestamptz | interval, template).
  *
  * timestamptz values are UTC microseconds; field-wise functions
  * (date_trunc, extract, age) work on the session zone's wall clock
@@ -637,13 +637,16 @@ typedef struct TcTm {
     bool has_tz;
     int32_t tzoff;            /* seconds east */
     const char *tzabbr;
+    bool is_interval;         /* to_char(interval): fields from iv_* below */
+    int iv_year, iv_mon, iv_mday, iv_hour, iv_min, iv_sec, iv_fsec;
 } TcTm;
 
 typedef enum TcKey {
     TC_HH24, TC_HH12, TC_HH, TC_MI, TC_SSSSS, TC_SSSS, TC_SS, TC_MS, TC_US, TC_AM, TC_PM, TC_A_M,
     TC_P_M, TC_YCOMMA, TC_YYYY, TC_YYY, TC_YY, TC_Y, TC_IYYY, TC_MONTH, TC_MON, TC_MM, TC_DAY,
     TC_DY, TC_DDD, TC_DD, TC_D, TC_ID, TC_IW, TC_WW, TC_W, TC_Q, TC_CC, TC_J, TC_TZH, TC_TZM,
-    TC_TZ, TC_OF, TC_BC, TC_AD, TC_B_C, TC_A_D,
+    TC_TZ, TC_OF, TC_BC, TC_AD, TC_B_C, TC_A_D, TC_FF1, TC_FF2, TC_FF3, TC_FF4, TC_FF5, TC_FF6,
+    TC_RM, TC_IDDD, TC_IYY, TC_IY, TC_I, TC_FX,
 } TcKey;
 
 /* case: 0 = as written upper (MONTH), 1 = capitalised (Month), 2 = lower (month) */
@@ -651,21 +654,25 @@ static const struct { const char *s; TcKey k; int cs; } tc_keys[] = {
     {"A.D.", TC_A_D, 0}, {"A.M.", TC_A_M, 0}, {"AD", TC_AD, 0}, {"AM", TC_AM, 0},
     {"B.C.", TC_B_C, 0}, {"BC", TC_BC, 0}, {"CC", TC_CC, 0}, {"DAY", TC_DAY, 0},
     {"DDD", TC_DDD, 0}, {"DD", TC_DD, 0}, {"DY", TC_DY, 0}, {"Day", TC_DAY, 1}, {"Dy", TC_DY, 1},
-    {"D", TC_D, 0}, {"HH24", TC_HH24, 0}, {"HH12", TC_HH12, 0}, {"HH", TC_HH, 0},
-    {"ID", TC_ID, 0}, {"IW", TC_IW, 0}, {"IYYY", TC_IYYY, 0}, {"J", TC_J, 0}, {"MI", TC_MI, 0},
+    {"D", TC_D, 0}, {"FF1", TC_FF1, 0}, {"FF2", TC_FF2, 0}, {"FF3", TC_FF3, 0}, {"FF4", TC_FF4, 0},
+    {"FF5", TC_FF5, 0}, {"FF6", TC_FF6, 0}, {"FX", TC_FX, 0}, {"HH24", TC_HH24, 0}, {"HH12", TC_HH12, 0}, {"HH", TC_HH, 0},
+    {"IDDD", TC_IDDD, 0}, {"ID", TC_ID, 0}, {"IW", TC_IW, 0}, {"IYYY", TC_IYYY, 0},
+    {"IYY", TC_IYY, 0}, {"IY", TC_IY, 0}, {"I", TC_I, 0}, {"J", TC_J, 0}, {"MI", TC_MI, 0},
     {"MM", TC_MM, 0}, {"MONTH", TC_MONTH, 0}, {"MON", TC_MON, 0}, {"MS", TC_MS, 0},
     {"Month", TC_MONTH, 1}, {"Mon", TC_MON, 1}, {"OF", TC_OF, 0}, {"P.M.", TC_P_M, 0},
-    {"PM", TC_PM, 0}, {"Q", TC_Q, 0}, {"SSSSS", TC_SSSSS, 0}, {"SSSS", TC_SSSS, 0},
+    {"PM", TC_PM, 0}, {"Q", TC_Q, 0}, {"RM", TC_RM, 0}, {"SSSSS", TC_SSSSS, 0}, {"SSSS", TC_SSSS, 0},
     {"SS", TC_SS, 0}, {"TZH", TC_TZH, 0}, {"TZM", TC_TZM, 0}, {"TZ", TC_TZ, 0}, {"US", TC_US, 0},
     {"WW", TC_WW, 0}, {"W", TC_W, 0}, {"Y,YYY", TC_YCOMMA, 0}, {"YYYY", TC_YYYY, 0},
     {"YYY", TC_YYY, 0}, {"YY", TC_YY, 0}, {"Y", TC_Y, 0},
     {"a.d.", TC_A_D, 2}, {"a.m.", TC_A_M, 2}, {"ad", TC_AD, 2}, {"am", TC_AM, 2},
     {"b.c.", TC_B_C, 2}, {"bc", TC_BC, 2}, {"cc", TC_CC, 2}, {"day", TC_DAY, 2},
     {"ddd", TC_DDD, 2}, {"dd", TC_DD, 2}, {"dy", TC_DY, 2}, {"d", TC_D, 2},
-    {"hh24", TC_HH24, 2}, {"hh12", TC_HH12, 2}, {"hh", TC_HH, 2}, {"id", TC_ID, 2},
-    {"iw", TC_IW, 2}, {"iyyy", TC_IYYY, 2}, {"j", TC_J, 2}, {"mi", TC_MI, 2}, {"mm", TC_MM, 2},
+    {"ff1", TC_FF1, 2}, {"ff2", TC_FF2, 2}, {"ff3", TC_FF3, 2}, {"ff4", TC_FF4, 2},
+    {"ff5", TC_FF5, 2}, {"ff6", TC_FF6, 2}, {"fx", TC_FX, 2},
+    {"hh24", TC_HH24, 2}, {"hh12", TC_HH12, 2}, {"hh", TC_HH, 2}, {"iddd", TC_IDDD, 2}, {"id", TC_ID, 2},
+    {"iw", TC_IW, 2}, {"iyyy", TC_IYYY, 2}, {"iyy", TC_IYY, 2}, {"iy", TC_IY, 2}, {"i", TC_I, 2}, {"j", TC_J, 2}, {"mi", TC_MI, 2}, {"mm", TC_MM, 2},
     {"month", TC_MONTH, 2}, {"mon", TC_MON, 2}, {"ms", TC_MS, 2}, {"p.m.", TC_P_M, 2},
-    {"pm", TC_PM, 2}, {"q", TC_Q, 2}, {"sssss", TC_SSSSS, 2}, {"ssss", TC_SSSS, 2},
+    {"pm", TC_PM, 2}, {"q", TC_Q, 2}, {"rm", TC_RM, 2}, {"sssss", TC_SSSSS, 2}, {"ssss", TC_SSSS, 2},
     {"ss", TC_SS, 2}, {"tz", TC_TZ, 2}, {"us", TC_US, 2}, {"ww", TC_WW, 2}, {"w", TC_W, 2},
     {"y,yyy", TC_YCOMMA, 2}, {"yyyy", TC_YYYY, 2}, {"yyy", TC_YYY, 2}, {"yy", TC_YY, 2},
     {"y", TC_Y, 2},
@@ -691,8 +698,20 @@ static int tc_name(char *out, const char *name, int cs, bool abbrev, bool fm)
     return n;
 }
 
+/* RM/rm: the month in roman numerals, left-aligned in 4 unless fm. */
+static int tc_roman_month(char *out, int mon, int cs, bool fm)
+{
+    static const char *const rm[] = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"};
+    if (mon < 1 || mon > 12) return 0;
+    int n = sprintf(out, "%-*s", fm ? 0 : 4, rm[mon - 1]);
+    if (cs == 2)
+        for (int i = 0; i < n; i++) out[i] = (char)tolower((unsigned char)out[i]);
+    return n;
+}
+
 static const char *ordinal(int64_t v, bool upper)
 {
+    v = v < 0 ? -v : v;   /* PostgreSQL looks at the last digits of the text */
     int64_t last = v % 10, tens = v % 100;
     const char *s = (tens >= 11 && tens <= 13) ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
     if (!upper) return s;
@@ -734,6 +753,25 @@ static int tc_element(const TcTm *t, TcKey k, int cs, bool fm, char *out, int64_
         width = 4;
         break;
     }
+    case TC_FF1: case TC_FF2: case TC_FF3: case TC_FF4: case TC_FF5: case TC_FF6: {
+        static const int div[] = {100000, 10000, 1000, 100, 10, 1};
+        int nd = (int)(k - TC_FF1) + 1;
+        v = us / div[nd - 1];
+        width = nd;
+        break;
+    }
+    case TC_RM: return tc_roman_month(out, tm->mon, cs, fm);
+    case TC_FX: return 0;
+    case TC_IDDD: case TC_IYY: case TC_IY: case TC_I: {
+        int iy, wk;
+        iso_week(tm->days, &iy, &wk);
+        int64_t ay = iy > 0 ? iy : 1 - iy;
+        if (k == TC_IDDD) v = (int64_t)(wk - 1) * 7 + iso_dow(tm->days), width = 3;
+        else if (k == TC_IYY) v = ay % 1000, width = 3;
+        else if (k == TC_IY) v = ay % 100, width = 2;
+        else v = ay % 10, width = 1;
+        break;
+    }
     case TC_MONTH: case TC_MON: return tc_name(out, month_names[tm->mon - 1], cs, k == TC_MON, fm);
     case TC_DAY: case TC_DY: return tc_name(out, day_names[iso_dow(tm->days) % 7], cs, k == TC_DY, fm);
     case TC_MM: v = tm->mon; break;
@@ -772,12 +810,133 @@ static int tc_element(const TcTm *t, TcKey k, int cs, bool fm, char *out, int64_
     return sprintf(out, "%0*lld", fm ? 0 : width, (long long)v);
 }
 
+/* PostgreSQL's date2j for any (even out-of-range) fields, as to_char of
+ * an interval feeds it (J, WW, IW of '14 months 40 days'). */
+static int64_t pg_date2j(int64_t y, int64_t m, int64_t d)
+{
+    if (m > 2) m += 1, y += 4800;
+    else m += 13, y += 4799;
+    int64_t century = y / 100;
+    return y * 365 - 32167 + y / 4 - century + century / 4 + 7834 * m / 256 + d;
+}
+
+static int pg_j2day(int64_t j)
+{
+    j = (j + 1) % 7;
+    return (int)(j < 0 ? j + 7 : j);
+}
+
+/* date2isoweek / date2isoyear over pg_date2j. */
+static int pg_isoweek(int64_t y, int m, int d, int64_t *isoyear)
+{
+    int64_t dayn = pg_date2j(y, m, d), day4 = pg_date2j(y, 1, 4), day0 = pg_j2day(day4 - 1);
+    *isoyear = y;
+    if (dayn < day4 - day0) {
+        day4 = pg_date2j(y - 1, 1, 4), day0 = pg_j2day(day4 - 1);
+        (*isoyear)--;
+    }
+    int64_t w = (dayn - (day4 - day0)) / 7 + 1;
+    if (w >= 52) {
+        int64_t d4 = pg_date2j(*isoyear + 1, 1, 4), d0 = pg_j2day(d4 - 1);
+        if (dayn >= d4 - d0) w = (dayn - (d4 - d0)) / 7 + 1, (*isoyear)++;
+    }
+    return (int)w;
+}
+
+static _Noreturn void tc_interval_invalid(void)
+{
+    ErrorData *e = err_begin(ERRCODE_INVALID_DATETIME_FORMAT);
+    err_message(e, "invalid format specification for an interval value");
+    err_hint(e, "Intervals are not tied to specific calendar dates.");
+    err_throw();
+}
+
+/* tc_element for an interval (PostgreSQL's DCH_to_char with is_interval):
+ * hours beyond 24 and negative fields print as they are, widths grow by
+ * one for a minus sign, calendar names and zones are errors. */
+static int tc_element_iv(const TcTm *t, TcKey k, int cs, bool fm, char *out, int64_t *num)
+{
+    int hour = t->iv_hour, y = t->iv_year;
+    int64_t v, yday = ((int64_t)y * 12 + t->iv_mon) * 30 + t->iv_mday, iy;
+    int width = 2;
+    bool upper = cs != 2, neg_wide = true;
+    switch (k) {
+    case TC_HH24: v = hour; break;
+    case TC_HH12: case TC_HH: v = hour % 12 == 0 ? 12 : hour % 12; break;
+    case TC_MI: v = t->iv_min; break;
+    case TC_SS: v = t->iv_sec; break;
+    case TC_SSSS: case TC_SSSSS: v = (int64_t)hour * 3600 + t->iv_min * 60 + t->iv_sec; width = 0; break;
+    case TC_MS: *num = t->iv_fsec / 1000; return sprintf(out, "%03d", t->iv_fsec / 1000);
+    case TC_US: *num = t->iv_fsec; return sprintf(out, "%06d", t->iv_fsec);
+    case TC_AM: case TC_PM: return sprintf(out, "%s", hour % 24 >= 12 ? (upper ? "PM" : "pm") : (upper ? "AM" : "am"));
+    case TC_A_M: case TC_P_M: return sprintf(out, "%s", hour % 24 >= 12 ? (upper ? "P.M." : "p.m.") : (upper ? "A.M." : "a.m."));
+    case TC_YCOMMA: *num = y; return sprintf(out, "%d,%03d", y / 1000, y - y / 1000 * 1000);
+    case TC_YYYY: v = y; width = 4; break;
+    case TC_YYY: v = y % 1000; width = 3; break;
+    case TC_YY: v = y % 100; width = 2; break;
+    case TC_Y: *num = y % 10; return sprintf(out, "%1d", y % 10);
+    case TC_IYYY: pg_isoweek(y, t->iv_mon, t->iv_mday, &iy); v = iy; width = 4; break;
+    case TC_MM: v = t->iv_mon; break;
+    case TC_DD: v = t->iv_mday; neg_wide = false; break;
+    case TC_DDD: v = yday; width = 3; neg_wide = false; break;
+    case TC_IW: v = pg_isoweek(y, t->iv_mon, t->iv_mday, &iy); neg_wide = false; break;
+    case TC_WW: v = (yday - 1) / 7 + 1; neg_wide = false; break;
+    case TC_W: v = (t->iv_mday - 1) / 7 + 1; width = 0; break;
+    case TC_Q:
+        if (t->iv_mon == 0) return 0;
+        v = (t->iv_mon - 1) / 3 + 1;
+        width = 0;
+        break;
+    case TC_CC: v = y / 100; if (v > 99 || v < -99) width = 0; break;
+    case TC_RM: return tc_roman_month(out, t->iv_mon, cs, fm);
+    case TC_FX: return 0;
+    case TC_IDDD: {   /* date2isoyearday: days since isoweek2j(isoyear, 1) */
+        pg_isoweek(y, t->iv_mon, t->iv_mday, &iy);
+        int64_t d4 = pg_date2j(iy, 1, 4);
+        v = pg_date2j(y, t->iv_mon, t->iv_mday) - (d4 - pg_j2day(d4 - 1)) + 1;
+        width = 3;
+        neg_wide = false;
+        break;
+    }
+    case TC_IYY: case TC_IY: case TC_I:
+        pg_isoweek(y, t->iv_mon, t->iv_mday, &iy);
+        width = k == TC_IYY ? 3 : k == TC_IY ? 2 : 1;
+        v = k == TC_IYY ? iy % 1000 : k == TC_IY ? iy % 100 : iy % 10;
+        break;
+    case TC_FF1: case TC_FF2: case TC_FF3: case TC_FF4: case TC_FF5: case TC_FF6: {
+        static const int div[] = {100000, 10000, 1000, 100, 10, 1};
+        int nd = (int)(k - TC_FF1) + 1;
+        *num = t->iv_fsec / div[nd - 1];
+        return sprintf(out, "%0*d", nd, t->iv_fsec / div[nd - 1]);
+    }
+    case TC_J: v = pg_date2j(y, t->iv_mon, t->iv_mday); width = 0; break;
+    default: tc_interval_invalid();
+    }
+    *num = v;
+    return sprintf(out, "%0*lld", fm ? 0 : width + (neg_wide && v < 0), (long long)v);
+}
+
 static StrRef to_char_one(TextOut *o, const TcTm *t, StrRef fmt)
 {
     const char *p = fmt.ptr, *end = fmt.ptr + fmt.len;
     while (p < end) {
-        bool fm = false;
-        if (end - p >= 2 && (memcmp(p, "FM", 2) == 0 || memcmp(p, "fm", 2) == 0)) fm = true, p += 2;
+        bool fm = false;   /* FM, or TM (C locale: English names without padding) */
+        if (end - p >= 2 && (memcmp(p, "FM", 2) == 0 || memcmp(p, "fm", 2) == 0 ||
+                             memcmp(p, "TM", 2) == 0 || memcmp(p, "tm", 2) == 0)) {
+            bool tm_mode = p[0] == 'T' || p[0] == 't';
+            fm = true, p += 2;
+            if (tm_mode) {   /* TM unpads names only */
+                TcKey tk = TC_FX;
+                for (size_t q = 0; q < sizeof tc_keys / sizeof tc_keys[0]; q++) {
+                    size_t l = strlen(tc_keys[q].s);
+                    if ((size_t)(end - p) >= l && memcmp(p, tc_keys[q].s, l) == 0) {
+                        tk = tc_keys[q].k;
+                        break;
+                    }
+                }
+                fm = tk == TC_MONTH || tk == TC_MON || tk == TC_DAY || tk == TC_DY;
+            }
+        }
         size_t k;
         size_t nkeys = sizeof tc_keys / sizeof tc_keys[0];
         for (k = 0; k < nkeys; k++) {
@@ -800,12 +959,15 @@ static StrRef to_char_one(TextOut *o, const TcTm *t, StrRef fmt)
         }
         p += strlen(tc_keys[k].s);
         char buf[64];
-        int64_t num = -1;
-        int n = tc_element(t, tc_keys[k].k, tc_keys[k].cs, fm, buf, &num);
+        int64_t num = INT64_MIN;   /* not a number: TH stays literal text */
+        int n = t->is_interval ? tc_element_iv(t, tc_keys[k].k, tc_keys[k].cs, fm, buf, &num)
+                               : tc_element(t, tc_keys[k].k, tc_keys[k].cs, fm, buf, &num);
         text_out_append(o, buf, (size_t)n);
-        if (end - p >= 2 && num >= 0 && (memcmp(p, "TH", 2) == 0 || memcmp(p, "th", 2) == 0)) {
+        if (end - p >= 2 && num != INT64_MIN && (memcmp(p, "TH", 2) == 0 || memcmp(p, "th", 2) == 0)) {
             text_out_append(o, ordinal(num, p[0] == 'T'), 2);
             p += 2;
+        } else if (end - p >= 2 && (memcmp(p, "SP", 2) == 0 || memcmp(p, "sp", 2) == 0)) {
+            p += 2;   /* spell mode: accepted and ignored, as PostgreSQL */
         }
     }
     return text_out_finish(o);
@@ -839,6 +1001,29 @@ static void to_char_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *
     }
 }
 static void k_to_char_ts(const FuncCallCtx *c, Vector *const *a, Vector *r) { to_char_kernel(c, a, r, false); }
+
+/* to_char(interval, template): interval2tm's fields (years = months / 12,
+ * hours not wrapped at 24). */
+static void k_to_char_iv(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    const StrRef *iv = args[0]->data, *f = args[1]->data;
+    uint32_t im = args[0]->is_const ? 0 : UINT32_MAX, fm = args[1]->is_const ? 0 : UINT32_MAX;
+    StrRef *r = result->data;
+    TextOut o;
+    text_out_init(&o, ctx->arena, 0);
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ctx->sel ? ctx->sel[i] : i;
+        if (!kernel_row_valid(result, row)) continue;
+        Interval v = IV(iv[row & im]);
+        int64_t us = v.micros;
+        TcTm x = {.is_interval = true};
+        x.iv_year = v.months / 12, x.iv_mon = v.months % 12, x.iv_mday = v.days;
+        x.iv_hour = (int)(us / USECS_PER_HOUR), us -= (int64_t)x.iv_hour * USECS_PER_HOUR;
+        x.iv_min = (int)(us / 60000000), us -= (int64_t)x.iv_min * 60000000;
+        x.iv_sec = (int)(us / 1000000), x.iv_fsec = (int)(us - (int64_t)x.iv_sec * 1000000);
+        r[row] = to_char_one(&o, &x, f[row & fm]);
+    }
+}
 static void k_to_char_tz(const FuncCallCtx *c, Vector *const *a, Vector *r) { to_char_kernel(c, a, r, true); }
 
 /* ---------- the table ---------- */
@@ -894,6 +1079,7 @@ const FuncDesc exec__funcs_datetime[] = {
     D1("isfinite", IVT, TYPE_BOOL, k_isfinite_iv, 1390),
     D1("to_timestamp", F8, TZ, k_to_timestamp, 1158),
     D2("to_char", TS, TX, TX, k_to_char_ts, 2049),
+    D2("to_char", TYPE_INTERVAL, TX, TX, k_to_char_iv, 1768),
     D2("date_trunc", TX, IVT, IVT, k_date_trunc_iv, 1218),
     {"date_bin", 3, {IVT, TS, TS, 0}, TS, FUNC_STRICT, k_date_bin, 6177},
     {"date_bin", 3, {IVT, TZ, TZ, 0}, TZ, FUNC_STRICT, k_date_bin, 6178},

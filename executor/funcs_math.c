@@ -328,8 +328,38 @@ static void k_random(const FuncCallCtx *ctx, Vector *const *args, Vector *result
     (void)args;
     if (!prng_seeded) prng_seed_now();
     double *r = (double *)result->data;
-    for (uint32_t i = 0; i < ctx->count; i++)
-        r[ctx->sel ? ctx->sel[i] : i] = ldexp((double)(prng_next() >> 11), -53);
+    for (uint32_t i = 0; i < ctx->count; i++)   /* pg_prng_double: 52 bits */
+        r[ctx->sel ? ctx->sel[i] : i] = ldexp((double)(prng_next() >> 12), -52);
+}
+
+/*
+ * setseed(x): PostgreSQL's pg_prng_fseed — the state is splitmix64 of
+ * x * (2^52 - 1), so setseed then random() repeats PostgreSQL's own
+ * sequence. The result is an empty text: Strata has no void type yet
+ * (FUNCS.md). Volatile, so it runs once per row like PostgreSQL's.
+ */
+static void k_setseed(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    const double *a = args[0]->data;
+    StrRef *r = result->data;
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ctx->sel ? ctx->sel[i] : i;
+        if (!kernel_row_valid(result, row)) continue;
+        double x = a[args[0]->is_const ? 0 : row];
+        if (x < -1 || x > 1 || isnan(x)) {
+            char num[32];   /* PostgreSQL's %g spells NaN and Infinity out */
+            if (isnan(x) || isinf(x)) snprintf(num, sizeof num, "%s", isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
+            else snprintf(num, sizeof num, "%g", x);
+            err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "setseed parameter %s is out of allowed range [-1,1]", num);
+        }
+        uint64_t seed = (uint64_t)(int64_t)((double)((UINT64_C(1) << 52) - 1) * x);
+        prng_state[0] = splitmix64(&seed);
+        prng_state[1] = splitmix64(&seed);
+        if ((prng_state[0] | prng_state[1]) == 0)
+            prng_state[0] = UINT64_C(0x5851F42D4C957F2D), prng_state[1] = UINT64_C(0x14057B7EF767814F);
+        prng_seeded = true;
+        r[row] = (StrRef){"", 0};
+    }
 }
 
 /* ---------- width_bucket(float8, float8, float8, int4) ---------- */
@@ -525,6 +555,8 @@ KERNEL_ROWS_BINARY(k_num_trunc2, StrRef, int32_t, StrRef, r[row] = num_trunc(a[i
 KERNEL_ROWS_UNARY(k_num_floor, StrRef, StrRef, r[row] = num_floor_ceil(a[ia], false, arena))
 KERNEL_ROWS_UNARY(k_num_ceil, StrRef, StrRef, r[row] = num_floor_ceil(a[ia], true, arena))
 KERNEL_ROWS_BINARY(k_num_div, StrRef, StrRef, StrRef, r[row] = num_div_trunc(a[ia], b[ib], arena))
+KERNEL_ROWS_BINARY(k_num_gcd, StrRef, StrRef, StrRef, r[row] = numeric_gcd(a[ia], b[ib], arena))
+KERNEL_ROWS_BINARY(k_num_lcm, StrRef, StrRef, StrRef, r[row] = numeric_lcm(a[ia], b[ib], arena))
 KERNEL_ROWS_UNARY(k_num_sqrt, StrRef, StrRef, r[row] = num_sqrt_pg(a[ia], arena))
 
 /* exp, ln, log, power: common/numeric.h's implementations (PostgreSQL's
@@ -562,6 +594,7 @@ const FuncDesc exec__funcs_math[] = {
     M2("atan2d", FD, FD, FD, k_atan2d, 2734),
     {"pi", 0, {0, 0, 0, 0}, FD, FUNC_STRICT, k_pi, 1610},
     {"random", 0, {0, 0, 0, 0}, FD, FUNC_VOLATILE, k_random, 1598},
+    {"setseed", 1, {FD}, TYPE_TEXT, FUNC_STRICT | FUNC_VOLATILE, k_setseed, 1599},
     {"width_bucket", 4, {FD, FD, FD, TYPE_INT4}, TYPE_INT4, FUNC_STRICT, k_width_bucket, 320},
     M2("gcd", TYPE_INT4, TYPE_INT4, TYPE_INT4, k_gcd4, 5044),
     M2("gcd", TYPE_INT8, TYPE_INT8, TYPE_INT8, k_gcd8, 5045),
@@ -574,6 +607,8 @@ const FuncDesc exec__funcs_math[] = {
     M1("ceil", NU, NU, k_num_ceil, 1711),
     M1("ceiling", NU, NU, k_num_ceil, 2167),
     M2("div", NU, NU, NU, k_num_div, 1973),
+    M2("gcd", NU, NU, NU, k_num_gcd, 5048),
+    M2("lcm", NU, NU, NU, k_num_lcm, 5049),
     M1("sqrt", NU, NU, k_num_sqrt, 1730),
     M1("exp", NU, NU, k_num_exp, 1732),
     M1("ln", NU, NU, k_num_ln, 1734),

@@ -19,6 +19,7 @@
  * pattern is compiled once per thread, not per batch or row; the cached
  * code and match data are PCRE2 heap objects living until evicted.
  */
+#define STRATA_EXECUTOR_INTERNAL
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <pthread.h>
@@ -27,6 +28,7 @@
 #include "common/array.h"
 #include "common/error.h"
 #include "common/types.h"
+#include "executor/exec_int.h"
 #include "executor/funcs.h"
 #include "executor/kernels_text.h"
 
@@ -105,6 +107,177 @@ static StrRef are_translate(TextOut *o, StrRef p)
     return text_out_finish(o);
 }
 
+/* ---------- leftmost-longest for literal alternatives ---------- */
+
+/*
+ * ARE picks the longest of the alternatives that match at the leftmost
+ * position; PCRE2 the first one listed. For the common case — a group (or
+ * the whole pattern) whose alternatives are all plain literals, like
+ * `a|ab` or `(Mr|Mrs|Ms)` — listing them longest first makes PCRE2's
+ * choice ARE's. Other groups are left as written (FUNCS.md lists the
+ * remaining difference). The rewrite keeps every parenthesis, so group
+ * numbers do not change.
+ */
+typedef struct LfBuf {
+    char *s;
+    uint32_t len, cap;
+    MemArena *a;
+} LfBuf;
+
+static void lf_put(LfBuf *b, const char *p, uint32_t n)
+{
+    if (b->len + n > b->cap) {
+        uint32_t cap = (b->len + n) * 2 + 16;
+        char *s = mem_alloc(b->a, cap);
+        if (b->len) memcpy(s, b->s, b->len);
+        b->s = s;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, p, n);
+    b->len += n;
+}
+
+typedef struct LfAlt {
+    uint32_t start, len;   /* in the sequence buffer */
+    bool literal;
+} LfAlt;
+
+static StrRef lf_seq(const char *p, uint32_t len, uint32_t *pos, MemArena *a, int depth, bool tail);
+
+/* Index of the ')' closing the '(' at i (len when unbalanced). */
+static uint32_t lf_close(const char *p, uint32_t len, uint32_t i)
+{
+    int depth = 0;
+    for (uint32_t j = i; j < len; j++) {
+        if (p[j] == '\\') { j++; continue; }
+        if (p[j] == '[') {   /* skip a bracket expression */
+            uint32_t k = j + 1;
+            if (k < len && p[k] == '^') k++;
+            if (k < len && p[k] == ']') k++;
+            while (k < len && p[k] != ']') k++;
+            j = k;
+            continue;
+        }
+        if (p[j] == '(') depth++;
+        if (p[j] == ')' && --depth == 0) return j;
+    }
+    return len;
+}
+
+/* Whether nothing that could extend a match follows index i: the end, or
+ * '|' / ')' (the end of this alternative), optionally after a quantifier
+ * of the group and a '$'. */
+static bool lf_at_end(const char *p, uint32_t len, uint32_t i)
+{
+    if (i < len && (p[i] == '*' || p[i] == '+' || p[i] == '?')) i++;   /* a quantified group */
+    else if (i < len && p[i] == '{')
+        while (i < len && p[i++] != '}') {}
+    if (i < len && p[i] == '?') i++;   /* non-greedy */
+    if (i < len && p[i] == '$') i++;
+    return i >= len || p[i] == '|' || p[i] == ')';
+}
+
+/* One bracket expression [...] copied as is; returns the index after it. */
+static uint32_t lf_bracket(const char *p, uint32_t len, uint32_t i, LfBuf *o)
+{
+    uint32_t j = i + 1;
+    if (j < len && p[j] == '^') j++;
+    if (j < len && p[j] == ']') j++;
+    while (j < len && p[j] != ']') {
+        if (p[j] == '[' && j + 1 < len && (p[j + 1] == ':' || p[j + 1] == '.' || p[j + 1] == '=')) {
+            char k = p[j + 1];
+            uint32_t e = j + 2;
+            while (e + 1 < len && !(p[e] == k && p[e + 1] == ']')) e++;
+            j = e + 1 < len ? e + 2 : len;
+            continue;
+        }
+        j++;
+    }
+    j = j < len ? j + 1 : len;
+    lf_put(o, p + i, j - i);
+    return j;
+}
+
+/* tail: nothing follows this sequence in the pattern, so the longest
+ * alternative at the leftmost position is the longest match (a group
+ * followed by more pattern keeps its order: `(a|ab)(c|bcd)` on "abcd" needs
+ * the short one first to reach ARE's overall-longest match). */
+static StrRef lf_seq(const char *p, uint32_t len, uint32_t *pos, MemArena *a, int depth, bool tail)
+{
+    LfBuf o = {NULL, 0, 0, a};
+    LfAlt alts[64];
+    int n = 0;
+    bool lit = true, too_many = false;
+    uint32_t start = 0;
+    while (*pos < len && p[*pos] != ')') {
+        char c = p[*pos];
+        if (c == '|') {
+            if (n < 63) alts[n++] = (LfAlt){start, o.len - start, lit};
+            else too_many = true;
+            lf_put(&o, "|", 1);
+            start = o.len;
+            lit = true;
+            (*pos)++;
+        } else if (c == '\\' && *pos + 1 < len) {
+            lf_put(&o, p + *pos, 2);
+            *pos += 2;
+            lit = false;
+        } else if (c == '[') {
+            *pos = lf_bracket(p, len, *pos, &o);
+            lit = false;
+        } else if (c == '(' && depth < 64) {
+            uint32_t close = lf_close(p, len, *pos);
+            bool inner_tail = tail && lf_at_end(p, len, close + 1);
+            lf_put(&o, "(", 1);
+            (*pos)++;
+            if (*pos + 1 < len && p[*pos] == '?') {   /* (?: (?= (?! ...: keep the marker outside */
+                lf_put(&o, p + *pos, 2);
+                *pos += 2;
+            }
+            StrRef inner = lf_seq(p, len, pos, a, depth + 1, inner_tail);
+            lf_put(&o, inner.ptr, inner.len);
+            if (*pos < len) {
+                lf_put(&o, ")", 1);
+                (*pos)++;
+            }
+            lit = false;
+        } else {
+            if (strchr("^$.*+?{}()", c)) lit = false;
+            lf_put(&o, p + *pos, 1);
+            (*pos)++;
+        }
+    }
+    alts[n++] = (LfAlt){start, o.len - start, lit};
+    bool all_lit = n > 1 && !too_many && tail;
+    for (int i = 0; i < n; i++) all_lit = all_lit && alts[i].literal;
+    if (!all_lit) return (StrRef){o.s ? o.s : "", o.len};
+    for (int i = 1; i < n; i++) {   /* stable insertion sort, longest first */
+        LfAlt x = alts[i];
+        int j = i - 1;
+        for (; j >= 0 && alts[j].len < x.len; j--) alts[j + 1] = alts[j];
+        alts[j + 1] = x;
+    }
+    LfBuf r = {NULL, 0, 0, a};
+    for (int i = 0; i < n; i++) {
+        if (i) lf_put(&r, "|", 1);
+        if (alts[i].len) lf_put(&r, o.s + alts[i].start, alts[i].len);
+    }
+    return (StrRef){r.s ? r.s : "", r.len};
+}
+
+/* The pattern with literal alternatives listed longest first. */
+static StrRef are_longest_first(StrRef p, MemArena *a)
+{
+    uint32_t pos = 0;
+    LfBuf out = {NULL, 0, 0, a};
+    while (pos < p.len) {   /* an unbalanced ')' ends a sequence: copy it and go on */
+        StrRef seq = lf_seq(p.ptr, p.len, &pos, a, 0, true);
+        lf_put(&out, seq.ptr, seq.len);
+        if (pos < p.len) lf_put(&out, p.ptr + pos++, 1);
+    }
+    return (StrRef){out.s ? out.s : "", out.len};
+}
+
 /* ---------- flags ---------- */
 
 typedef struct RegexFlags {
@@ -124,7 +297,8 @@ static RegexFlags regex_flags(StrRef f, bool allow_g, const char *fname)
             if (!allow_g) {
                 ErrorData *e = err_begin(ERRCODE_INVALID_PARAMETER_VALUE);
                 err_message(e, "%s() does not support the \"global\" option", fname);
-                err_hint(e, "Use the regexp_matches function instead.");
+                if (strncmp(fname, "regexp_split", 12) != 0)   /* PostgreSQL gives the split functions no hint */
+                    err_hint(e, "Use the regexp_matches function instead.");
                 err_throw();
             }
             r.global = true;
@@ -219,7 +393,11 @@ static RegexEntry *regex_compile(StrRef pat, uint32_t options, MemArena *arena)
     }
     TextOut o;
     text_out_init(&o, arena, pat.len * 2 + 16);
-    StrRef tr = (options & PCRE2_LITERAL) ? pat : are_translate(&o, pat);
+    StrRef src = pat;
+    if (!(options & (PCRE2_LITERAL | PCRE2_EXTENDED)) && memchr(pat.ptr ? pat.ptr : "", '|', pat.len) &&
+        !(pat.len >= 4 && memcmp(pat.ptr, "***=", 4) == 0))
+        src = are_longest_first(pat, arena);
+    StrRef tr = (options & PCRE2_LITERAL) ? pat : are_translate(&o, src);
     int errcode;
     PCRE2_SIZE erroff;
     pcre2_code *code = pcre2_compile((PCRE2_SPTR)(tr.len ? tr.ptr : ""), tr.len, options, &errcode,
@@ -580,7 +758,125 @@ static void k_similar2(const FuncCallCtx *c, Vector *const *a, Vector *r) { simi
 #define R2(nm, ret, kern, id) {(nm), 2, {TYPE_TEXT, TYPE_TEXT, 0, 0}, (ret), FUNC_STRICT, (kern), (id)}
 #define TX TYPE_TEXT
 
+/* ---------- regexp_split_to_array, regexp_instr, regexp_substr, regexp_replace(.., start) ---------- */
+
+static void k_split_array(const FuncCallCtx *ctx, Vector *const *args, Vector *result, bool has_flags)
+{
+    TXT_ARG(args, 0, a, am);
+    TXT_ARG(args, 1, p, pm);
+    ExecRegexMatches m = {0};
+    Value *vals = NULL;
+    uint32_t vcap = 0;
+    TXT_FOR_ACTIVE_VALID(ctx, result, row) {
+        StrRef s = a[row & am], f = {"", 0};
+        if (has_flags) f = ((const StrRef *)args[2]->data)[args[2]->is_const ? 0 : row];
+        exec__regex_all(&m, s, p[row & pm], f, true, "regexp_split_to_array", ctx->arena);
+        if (m.n + 1 > vcap) {
+            vcap = (m.n + 1) * 2;
+            vals = mem_alloc(ctx->arena, sizeof(Value) * vcap);
+        }
+        uint32_t from = 0;
+        for (uint32_t i = 0; i <= m.n; i++) {
+            uint32_t so = i < m.n ? m.offs[2 * i] : s.len;
+            vals[i].is_null = false;
+            vals[i].u.str = (StrRef){s.ptr + from, so - from};
+            if (i < m.n) from = m.offs[2 * i + 1];
+        }
+        ((StrRef *)result->data)[row] = array_build(SQLTYPE(TYPE_TEXT), 1, m.n + 1, vals, ctx->arena);
+    }
+}
+static void k_split_array2(const FuncCallCtx *c, Vector *const *a, Vector *r) { k_split_array(c, a, r, false); }
+static void k_split_array3(const FuncCallCtx *c, Vector *const *a, Vector *r) { k_split_array(c, a, r, true); }
+
+/* The n-th match at or after character `start` (1-based); false if none.
+ * PostgreSQL's checks: start and n must be positive (22023). */
+static bool nth_match(RegexEntry *re, StrRef s, int32_t start, int32_t n, PCRE2_SIZE **ov_out)
+{
+    if (start <= 0)
+        err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid value for parameter \"%s\": %d", "start", start);
+    if (n <= 0)
+        err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid value for parameter \"%s\": %d", "n", n);
+    if ((int64_t)start - 1 > txt_count(s)) return false;
+    uint32_t from = txt_offset(s, start - 1);
+    for (int32_t k = 0; from <= s.len; k++) {
+        if (regex_exec(re, s, from) == 0) return false;
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->md);
+        if (k + 1 == n) {
+            *ov_out = ov;
+            return true;
+        }
+        from = ov[1] > ov[0] ? (uint32_t)ov[1] : (uint32_t)ov[1] + (ov[1] < s.len ? txt_char_at(s, (uint32_t)ov[1]) : 1);
+    }
+    return false;
+}
+
+/* regexp_instr / regexp_substr (string, pattern [, start [, n]]) */
+static void instr_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, int nargs, bool substr)
+{
+    TXT_ARG(args, 0, a, am);
+    RegexArg ra;
+    regex_arg_init(&ra, args[1], NULL, 0, false, substr ? "regexp_substr" : "regexp_instr");
+    TXT_FOR_ACTIVE_VALID(ctx, result, row) {
+        StrRef s = a[row & am];
+        int32_t start = nargs > 2 ? ((const int32_t *)args[2]->data)[args[2]->is_const ? 0 : row] : 1;
+        int32_t n = nargs > 3 ? ((const int32_t *)args[3]->data)[args[3]->is_const ? 0 : row] : 1;
+        RegexEntry *re = regex_for_row(&ra, row, ctx->arena);
+        PCRE2_SIZE *ov = NULL;
+        bool found = nth_match(re, s, start, n, &ov);
+        if (substr) {
+            if (!found) vec_set_null(result, row);
+            else ((StrRef *)result->data)[row] = (StrRef){s.ptr + ov[0], (uint32_t)(ov[1] - ov[0])};
+        } else {
+            ((int32_t *)result->data)[row] =
+                found ? (int32_t)txt_count((StrRef){s.ptr, (uint32_t)ov[0]}) + 1 : 0;
+        }
+    }
+}
+static void k_instr2(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 2, false); }
+static void k_instr3(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 3, false); }
+static void k_instr4(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 4, false); }
+static void k_substr2(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 2, true); }
+static void k_substr3(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 3, true); }
+static void k_substr4(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 4, true); }
+
+/* regexp_replace(source, pattern, replacement, start): the first match at
+ * or after character start is replaced (PostgreSQL 15, N defaulting to 1). */
+static void k_replace_start(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+{
+    TXT_ARG(args, 0, a, am);
+    TXT_ARG(args, 2, c, cm);
+    TextOut out;
+    text_out_init(&out, ctx->arena, 0);
+    RegexArg ra;
+    regex_arg_init(&ra, args[1], NULL, 0, true, "regexp_replace");
+    TXT_FOR_ACTIVE_VALID(ctx, result, row) {
+        StrRef s = a[row & am];
+        int32_t start = ((const int32_t *)args[3]->data)[args[3]->is_const ? 0 : row];
+        RegexEntry *re = regex_for_row(&ra, row, ctx->arena);
+        PCRE2_SIZE *ov = NULL;
+        if (!nth_match(re, s, start, 1, &ov)) {
+            ((StrRef *)result->data)[row] = s;
+            continue;
+        }
+        int rc = regex_exec(re, s, (uint32_t)ov[0]);   /* re-run for the group count at that spot */
+        ov = pcre2_get_ovector_pointer(re->md);
+        text_out_append(&out, s.ptr, ov[0]);
+        append_replacement(&out, c[row & cm], s, ov, rc);
+        text_out_append(&out, s.ptr + ov[1], s.len - ov[1]);
+        ((StrRef *)result->data)[row] = text_out_finish(&out);
+    }
+}
+
 const FuncDesc exec__funcs_regex[] = {
+    {"regexp_split_to_array", 2, {TX, TX, 0, 0}, TYPE_TEXT_ARRAY, FUNC_STRICT, k_split_array2, 2767},
+    {"regexp_split_to_array", 3, {TX, TX, TX, 0}, TYPE_TEXT_ARRAY, FUNC_STRICT, k_split_array3, 2768},
+    R2("regexp_instr", TYPE_INT4, k_instr2, 6241),
+    {"regexp_instr", 3, {TX, TX, TYPE_INT4, 0}, TYPE_INT4, FUNC_STRICT, k_instr3, 6242},
+    {"regexp_instr", 4, {TX, TX, TYPE_INT4, TYPE_INT4}, TYPE_INT4, FUNC_STRICT, k_instr4, 6243},
+    R2("regexp_substr", TX, k_substr2, 6248),
+    {"regexp_substr", 3, {TX, TX, TYPE_INT4, 0}, TX, FUNC_STRICT, k_substr3, 6249},
+    {"regexp_substr", 4, {TX, TX, TYPE_INT4, TYPE_INT4}, TX, FUNC_STRICT, k_substr4, 6250},
+    {"regexp_replace", 4, {TX, TX, TX, TYPE_INT4}, TX, FUNC_STRICT, k_replace_start, 6251},
     R2("~", TYPE_BOOL, k_re_eq, 1254),
     R2("!~", TYPE_BOOL, k_re_ne, 1256),
     R2("~*", TYPE_BOOL, k_re_ieq, 1238),
@@ -604,3 +900,52 @@ const FuncDesc exec__funcs_regex[] = {
     R2("similar_to_escape", TX, k_similar2, 1986),
 };
 const int exec__funcs_regex_count = (int)(sizeof exec__funcs_regex / sizeof exec__funcs_regex[0]);
+
+/* ---------- all matches of a row, for the set-returning functions (srf.c) ---------- */
+
+/* PostgreSQL's setup_regexp_matches. split (regexp_split_to_*): every
+ * match, whole-match offsets only, ignoring degenerate ones (empty at the
+ * start or end of the string or right after the previous match); else
+ * (regexp_matches): the first match, or every match with flag 'g', with
+ * the offsets of each group (of the whole match when there is none). */
+void exec__regex_all(ExecRegexMatches *m, StrRef s, StrRef pat, StrRef flags, bool split, const char *fname,
+                     MemArena *arena)
+{
+    RegexFlags fl = regex_flags(flags, !split, fname);
+    RegexEntry *re = regex_compile(pat, fl.options, arena);
+    uint32_t groups = 0;
+    pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &groups);
+    bool glob = split || fl.global;
+    m->width = split || groups == 0 ? 1 : groups;
+    m->n = 0;
+    uint32_t start = 0, prev_end = 0;
+    for (;;) {
+        int rc = regex_exec(re, s, start);
+        if (rc == 0) break;
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->md);
+        if (!split || (ov[0] < s.len && ov[1] > prev_end)) {
+            if ((m->n + 1) * m->width * 2 > m->cap) {
+                uint32_t cap = m->cap ? m->cap * 2 : 64;
+                while (cap < (m->n + 1) * m->width * 2) cap *= 2;
+                uint32_t *o = mem_alloc(arena, sizeof(uint32_t) * cap);
+                if (m->n) memcpy(o, m->offs, sizeof(uint32_t) * m->n * m->width * 2);
+                m->offs = o;
+                m->cap = cap;
+            }
+            uint32_t *o = m->offs + (size_t)m->n * m->width * 2;
+            uint32_t first = split || groups == 0 ? 0 : 1;
+            for (uint32_t g = 0; g < m->width; g++) {
+                uint32_t k = first + g;
+                bool set = (int)k < rc && ov[2 * k] != PCRE2_UNSET;
+                o[2 * g] = set ? (uint32_t)ov[2 * k] : UINT32_MAX;
+                o[2 * g + 1] = set ? (uint32_t)ov[2 * k + 1] : UINT32_MAX;
+            }
+            m->n++;
+        }
+        prev_end = (uint32_t)ov[1];
+        if (!glob) break;
+        start = prev_end;
+        if (ov[0] == ov[1]) start += start < s.len ? txt_char_at(s, start) : 1;
+        if (start > s.len) break;
+    }
+}

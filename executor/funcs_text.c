@@ -13,15 +13,16 @@
  * Kernels are row loops with direct calls; results are cut from a TextOut
  * (kernels_text.h: a few arena chunks per batch, never an allocation per
  * row) or are slices of the input (left, right, trims, split_part).
- * concat/concat_ws/format are variadic over text (PostgreSQL declares
- * VARIADIC "any"; see FUNCS.md) and not strict: they see NULL arguments
- * and set their own result validity.
+ * concat/concat_ws/format are VARIADIC "any" (FUNC_ARG_ANY: arguments of
+ * other types are turned into their output text once per batch) and not
+ * strict: they see NULL arguments and set their own result validity.
  */
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/error.h"
 #include "common/types.h"
+#include "common/typio.h"
 #include "executor/funcs.h"
 #include "executor/kernels_text.h"
 
@@ -521,9 +522,57 @@ static void k_quote_nullable(const FuncCallCtx *c, Vector *const *a, Vector *r) 
 
 /* ---------- concat / concat_ws (not strict: NULL arguments are skipped) ---------- */
 
-static void concat_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, bool ws,
+
+/*
+ * PostgreSQL's VARIADIC "any" (concat, concat_ws, format): every argument
+ * that is not already text is replaced, for this batch, by a text vector of
+ * its output function's text (type_output_vector, one type dispatch per
+ * argument and batch), so the kernels below read StrRefs only. tmp holds
+ * the replacement vectors; returns the argument array to use.
+ */
+static Vector *const *any_as_text(const FuncCallCtx *ctx, Vector *const *args, int n,
+                                  Vector *tmp, Vector **out)
+{
+    OutputOptions opt = OUTPUT_OPTIONS_DEFAULT;
+    for (int k = 0; k < n; k++) {
+        uint32_t t = args[k]->type.oid;
+        out[k] = args[k];
+        if (t == TYPE_TEXT || t == TYPE_VARCHAR || t == TYPE_UNKNOWN || t == TYPE_NAME) continue;
+        Vector *v = &tmp[k];
+        *v = *args[k];
+        v->type = SQLTYPE(TYPE_TEXT);
+        v->phys = type_phys(v->type);
+        uint32_t cnt = args[k]->is_const ? 1 : ctx->count;
+        const uint16_t *sel = args[k]->is_const ? NULL : ctx->sel;
+        StrRef *dense = mem_alloc(ctx->arena, sizeof(StrRef) * cnt);
+        type_output_vector(args[k], sel, cnt, &opt, ctx->arena, dense);
+        StrRef *data = args[k]->is_const ? dense : mem_alloc(ctx->arena, sizeof(StrRef) * VEC_CAPACITY);
+        if (!args[k]->is_const)
+            for (uint32_t i = 0; i < cnt; i++) data[sel ? sel[i] : i] = dense[i];
+        v->data = data;
+        out[k] = v;
+    }
+    return out;
+}
+
+/* quote_literal(anyelement) / quote_nullable(anyelement): SQL functions in
+ * PostgreSQL over the value's text. */
+static void k_quote_literal_any(const FuncCallCtx *c, Vector *const *a, Vector *r)
+{
+    Vector tmp[1], *conv[1];
+    quote_kernel(c, any_as_text(c, a, 1, tmp, conv), r, 1);
+}
+static void k_quote_nullable_any(const FuncCallCtx *c, Vector *const *a, Vector *r)
+{
+    Vector tmp[1], *conv[1];
+    quote_kernel(c, any_as_text(c, a, 1, tmp, conv), r, 2);
+}
+
+static void concat_kernel(const FuncCallCtx *ctx, Vector *const *in, Vector *result, bool ws,
                           int n)
 {
+    Vector tmp[FUNC_MAX_ARGS * 4], *conv[FUNC_MAX_ARGS * 4];
+    Vector *const *args = any_as_text(ctx, in, n, tmp, conv);
     StrRef *r = (StrRef *)result->data;
     TextOut out;
     text_out_init(&out, ctx->arena, 0);
@@ -682,8 +731,10 @@ static StrRef format_one(TextOut *out, const FormatArgs *fa, StrRef fmt)
     return text_out_finish(out);
 }
 
-static void format_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, int n)
+static void format_kernel(const FuncCallCtx *ctx, Vector *const *in, Vector *result, int n)
 {
+    Vector tmp[FUNC_MAX_ARGS * 4], *conv[FUNC_MAX_ARGS * 4];
+    Vector *const *args = any_as_text(ctx, in, n, tmp, conv);
     FormatArgs fa = {args, n, 0};
     StrRef *r = (StrRef *)result->data;
     TextOut out;
@@ -721,9 +772,10 @@ ARITIES(X_KERNELS)
 #undef X_KERNELS
 
 #define TX TYPE_TEXT
-#define CONCAT_DESC(N) {"concat", 1, {TX, 0, 0, 0}, TX, FUNC_VARIADIC, k_concat_##N, 3058}
-#define CONCAT_WS_DESC(N) {"concat_ws", 2, {TX, TX, 0, 0}, TX, FUNC_VARIADIC, k_concat_ws_##N, 3059}
-#define FORMAT_DESC(N) {"format", 2, {TX, TX, 0, 0}, TX, FUNC_VARIADIC, k_format_##N, 3539}
+#define ANY FUNC_ARG_ANY
+#define CONCAT_DESC(N) {"concat", 1, {ANY, 0, 0, 0}, TX, FUNC_VARIADIC, k_concat_##N, 3058}
+#define CONCAT_WS_DESC(N) {"concat_ws", 2, {TX, ANY, 0, 0}, TX, FUNC_VARIADIC, k_concat_ws_##N, 3059}
+#define FORMAT_DESC(N) {"format", 2, {TX, ANY, 0, 0}, TX, FUNC_VARIADIC, k_format_##N, 3539}
 #define X_CONCAT(N) [N] = CONCAT_DESC(N),
 #define X_CONCAT_WS(N) [N] = CONCAT_WS_DESC(N),
 #define X_FORMAT(N) [N] = FORMAT_DESC(N),
@@ -734,6 +786,8 @@ static const FuncDesc format_inst[VARIADIC_MAX + 1] = {ARITIES(X_FORMAT)};
 const FuncDesc *exec__variadic_instance(const FuncDesc *f, int nargs)
 {
     if (nargs < 1 || nargs > VARIADIC_MAX) return f;
+    const FuncDesc *j = exec__json_variadic_instance(f, nargs);
+    if (j) return j;
     const FuncDesc *inst = f->oid == 3058 ? concat_inst : f->oid == 3059 ? concat_ws_inst
                            : f->oid == 3539 ? format_inst : NULL;
     return inst && inst[nargs].kernel ? &inst[nargs] : f;
@@ -778,6 +832,8 @@ const FuncDesc exec__funcs_text[] = {
     T1("quote_ident", TX, TX, k_quote_ident, 1282),
     T1("quote_literal", TX, TX, k_quote_literal, 1283),
     {"quote_nullable", 1, {TX, 0, 0, 0}, TX, 0, k_quote_nullable, 1289},
+    T1("quote_literal", ANY, TX, k_quote_literal_any, 1285),
+    {"quote_nullable", 1, {ANY, 0, 0, 0}, TX, 0, k_quote_nullable_any, 1290},
     CONCAT_DESC(1),
     CONCAT_WS_DESC(2),
     {"format", 1, {TX, 0, 0, 0}, TX, 0, k_format_1, 3540},

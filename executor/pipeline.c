@@ -19,6 +19,7 @@
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
+#include "executor/catalog_int.h"
 
 #include <string.h>
 #include <time.h>
@@ -157,10 +158,11 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
         op = exec__op_values(q, n);
         cur->source = op;
         break;
-    case PLAN_FILTER: case PLAN_PROJECT: case PLAN_LIMIT: case PLAN_DISTINCT:
+    case PLAN_FILTER: case PLAN_PROJECT: case PLAN_LIMIT: case PLAN_DISTINCT: case PLAN_PROJECT_SET:
         build(r, n->left, cur);
         op = n->kind == PLAN_FILTER ? exec__op_filter(q, n)
            : n->kind == PLAN_PROJECT ? exec__op_project(q, n)
+           : n->kind == PLAN_PROJECT_SET ? exec__op_project_set(q, n)
            : n->kind == PLAN_LIMIT ? exec__op_limit(q, n)
            : exec__op_distinct(q, n);
         /* ORDER BY ... LIMIT: the sort right below needs only offset + limit rows */
@@ -198,6 +200,10 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
            : n->kind == PLAN_RECURSIVE_UNION ? exec__op_recursive_union(q, n)
            : n->kind == PLAN_WORKTABLE_SCAN ? exec__op_worktable_scan(q, n)
            : exec__op_function_scan(q, n);
+        cur->source = op;
+        break;
+    case PLAN_CATALOG_SCAN:
+        op = exec__op_catalog_scan(q, n);
         cur->source = op;
         break;
     case PLAN_INSERT: case PLAN_UPDATE: case PLAN_DELETE:

@@ -14,7 +14,8 @@
  * a failed block holds no locks while it waits for the client's ROLLBACK.
  * Settings changed by SET inside a transaction are remembered with their
  * old values: rollback restores all of them, commit restores only SET LOCAL
- * ones (PostgreSQL's GUC nesting, one level deep).
+ * ones (PostgreSQL's GUC nesting, one level deep). Each transaction starts
+ * at default_transaction_isolation.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -87,14 +88,35 @@ GucSet *exec_session_guc(ExecSession *s) { return s->guc; }
 const char *exec_session_user(const ExecSession *s) { return s->user; }
 const char *exec_session_database(const ExecSession *s) { return s->database; }
 
+/* A new transaction's isolation level is default_transaction_isolation
+ * (SET default_transaction_isolation, SET SESSION CHARACTERISTICS AS
+ * TRANSACTION ISOLATION LEVEL): transaction_isolation shows it for the
+ * transaction's life (restored at its end, as a SET LOCAL), and BEGIN
+ * ISOLATION LEVEL / SET TRANSACTION may still change it before the first
+ * query. */
+static void txn_default_isolation(ExecSession *s)
+{
+    const char *d = guc_show(s->guc, "default_transaction_isolation");
+    if (d == NULL)
+        return;
+    if (strcmp(d, guc_show(s->guc, "transaction_isolation")) != 0) {
+        exec__guc_remember(s, "transaction_isolation", true);
+        guc_set(s->guc, "transaction_isolation", d);
+    }
+    if (strcmp(d, "repeatable read") == 0 || strcmp(d, "serializable") == 0)
+        store_txn_set_isolation(s->txn, STORE_REPEATABLE_READ);
+}
+
 void exec__txn_ensure(ExecSession *s)
 {
     if (s->txn == NULL) {
         s->txn = store_txn_begin();
+        txn_default_isolation(s);
         /* now()/current_timestamp are the transaction's start time, as in
          * PostgreSQL: read the clock once and pin it for this thread. */
         datetime_set_xact_time(0);
         datetime_set_xact_time(timestamp_now());
+        exec__seq_set_session(s->guc, s->user);   /* sequences: nextval's search_path */
     }
 }
 

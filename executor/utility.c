@@ -1,7 +1,7 @@
 /*
- * utility.c — statements that are not queries: DDL, transaction control,
- * settings, EXPLAIN and ALTER ROLE, with PostgreSQL's notices, errors and
- * command tags.
+ * utility.c — statements that are not queries: DDL (CREATE TABLE [AS],
+ * SELECT ... INTO, DROP TABLE), transaction control, settings, EXPLAIN and
+ * ALTER ROLE, with PostgreSQL's notices, errors and command tags.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -49,7 +49,8 @@ static int search_path_schemas(ExecSession *s, char out[][SCHEMA_NAME_MAX], int 
     return n;
 }
 
-static void create_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
+/* CREATE TABLE; returns the new table, NULL when IF NOT EXISTS found it. */
+static StoreTable *create_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
 {
     char schemas[8][SCHEMA_NAME_MAX];
     const char *schema = u->schema_name;
@@ -61,7 +62,7 @@ static void create_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     if (u->if_not_exists && store_table_lookup(schema, u->table_name)) {
         err_notice(ERR_SEV_NOTICE, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
                    u->table_name);
-        return;
+        return NULL;
     }
     StoreColumnDef *defs = MEM_NEW_ARRAY(arena, StoreColumnDef, u->ncolumns > 0 ? u->ncolumns : 1);
     for (int i = 0; i < u->ncolumns; i++) {
@@ -72,6 +73,68 @@ static void create_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     }
     store_table_create(schema, u->table_name, u->ncolumns, defs, u->npkey,
                        u->npkey > 0 ? u->pkey_columns : NULL);
+    return store_table_lookup(schema, u->table_name);
+}
+
+static bool discard_rows(void *ctx, Batch *b)
+{
+    (void)ctx;
+    (void)b;
+    return true;
+}
+
+/* Close a run's operators and nested runs and free its scratch arenas. */
+static void run_end(ExecQuery *q, ExecPlanRun *run)
+{
+    exec__subs_close(q);
+    exec__plan_close(run);
+    for (int i = 0; i < q->nscratch; i++)
+        mem_arena_destroy(q->scratch[i]);
+    q->nscratch = 0;
+}
+
+/* Insert the rows of plan into t (a PLAN_INSERT over its root, built here
+ * because the table did not exist at plan time); returns the row count. */
+static uint64_t insert_query_rows(ExecSession *s, StoreTable *t, const Plan *plan, const Value *params,
+                                  int nparams, MemArena *arena)
+{
+    PlanNode *ins = MEM_NEW(arena, PlanNode);
+    ins->kind = PLAN_INSERT;
+    ins->target = t;
+    ins->table = t;
+    ins->left = plan->root;
+    ins->node_id = -1;
+    ExecQuery *q = MEM_NEW(arena, ExecQuery);
+    q->arena = arena;
+    q->txn = s->txn;
+    q->params = params;
+    q->nparams = nparams;
+    q->shared = exec__shared_new(q, plan);
+    ExecPlanRun *run = exec__plan_new(q);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        exec__plan_build(run, ins);
+        exec__plan_run(run, discard_rows, NULL);
+        err_pop(&jmp);
+    } else {
+        run_end(q, run);
+        err_rethrow();
+    }
+    uint64_t n = run->insert ? exec__insert_count(run->insert) : 0;
+    run_end(q, run);
+    return n;
+}
+
+/* CREATE TABLE ... AS / SELECT ... INTO: tag "SELECT n", or "CREATE TABLE
+ * AS" when no rows were inserted by design (WITH NO DATA, IF NOT EXISTS). */
+static const char *create_table_as(ExecSession *s, const UtilityStmt *u, const Value *params, int nparams,
+                                   MemArena *arena)
+{
+    StoreTable *t = create_table(s, u, arena);
+    if (t == NULL || u->ctas_skip_data)
+        return "CREATE TABLE AS";
+    uint64_t n = insert_query_rows(s, t, u->ctas_plan, params, nparams, arena);
+    return mem_printf(arena, "SELECT %llu", (unsigned long long)n);
 }
 
 typedef struct DropTarget {
@@ -123,9 +186,13 @@ static void drop_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
             err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", t[i].name);
     }
     for (int i = 0; i < n; i++) {
-        if (t[i].found)
+        if (t[i].found) {
+            StoreTable *dt = store_table_lookup(t[i].schema, t[i].name);   /* sequences: */
+            uint32_t dt_oid = dt ? store_table_oid(dt) : 0;                 /* owned ones go too */
             store_table_drop(t[i].schema, t[i].name);
-        else if (t[i].no_schema)
+            if (!s->in_block)   /* sequences are not transactional: a ROLLBACK must find them */
+                exec__seq_drop_owned(dt_oid);
+        } else if (t[i].no_schema)
             err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping",
                        t[i].schema);
         else
@@ -274,6 +341,7 @@ void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, in
     const char *t = plan->command ? plan->command : default_tag(u->kind);
     switch (u->kind) {
     case UTIL_CREATE_TABLE: create_table(s, u, arena); break;
+    case UTIL_CREATE_TABLE_AS: t = create_table_as(s, u, params, nparams, arena); break;
     case UTIL_DROP_TABLE: drop_table(s, u, arena); break;
     case UTIL_BEGIN: case UTIL_COMMIT: case UTIL_ROLLBACK: t = txn_control(s, u, t); break;
     case UTIL_SET: set_variable(s, u); break;
@@ -287,6 +355,7 @@ void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, in
     case UTIL_ROLE: case UTIL_DATABASE:
         exec__utility_ddl3(s, u, arena);
         break;
+    case UTIL_SEQUENCE: exec__utility_seq(s, u, arena); break;   /* sequences (utility_seq.c) */
     case UTIL_NONE:
         err_raise(ERRCODE_INTERNAL_ERROR, "utility plan without a statement");
     }

@@ -195,6 +195,8 @@ void plan__bind_agg_call(Binder *b, const FuncCall *fc, AggCall *call)
     memset(call, 0, sizeof *call);
     call->distinct = fc->agg_distinct;
     b->in_agg = !b->win_agg;   /* sum(sum(x)) OVER (): the inner one is a plain aggregate */
+    const char *saved_call = b->srf_call;
+    b->srf_call = b->win_agg ? "window" : "aggregate";   /* SRFs refused in the arguments */
     b->win_agg = false;
     if (fc->agg_star) {
         call->agg = exec_agg_lookup(name, TYPE_INVALID);
@@ -214,6 +216,7 @@ void plan__bind_agg_call(Binder *b, const FuncCall *fc, AggCall *call)
                 plan__error_at(b, ERRCODE_INVALID_COLUMN_REFERENCE, loc,
                                "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list");
     b->in_agg = false;
+    b->srf_call = saved_call;
     if (fc->agg_filter) {
         const char *saved = b->agg_forbidden;
         b->agg_forbidden = "FILTER";

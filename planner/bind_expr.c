@@ -12,6 +12,7 @@
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
+#include "planner/catalog_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -272,6 +273,8 @@ static Expr *bind_case(Binder *b, const CaseExpr *c)
     Expr *arg = c->arg ? plan__bind_expr(b, c->arg) : NULL;
     Expr *e = plan__make_expr(b->arena, EXPR_CASE, SQLTYPE(TYPE_UNKNOWN), loc, 2 * nw + 1);
     Expr **results = MEM_NEW_ARRAY(b->arena, Expr *, nw + 1);
+    const char *saved_cond = b->srf_cond;
+    b->srf_cond = "CASE";
     for (int i = 0; i < nw; i++) {
         const CaseWhen *w = list_nth(c->args, i);
         Expr *cond = plan__bind_expr(b, w->expr);
@@ -283,6 +286,7 @@ static Expr *bind_case(Binder *b, const CaseExpr *c)
     Value null = {.is_null = true};
     results[nw] = c->defresult ? plan__bind_expr(b, c->defresult)
                                : plan__make_const(b->arena, SQLTYPE(TYPE_UNKNOWN), null, loc);
+    b->srf_cond = saved_cond;
     /* PostgreSQL resolves the ELSE result first, then the THENs in order */
     Expr **order = MEM_NEW_ARRAY(b->arena, Expr *, nw + 1);
     order[0] = results[nw];
@@ -310,6 +314,9 @@ static Expr *bind_typecast(Binder *b, const TypeCast *tc)
         e->name = "array";
         return e;
     }
+    Expr *reg = plan__catalog_regcast(b, tc);   /* ::regclass & co (issue 6, catalog_tables.c) */
+    if (reg)
+        return reg;
     Expr *arg = plan__bind_expr(b, tc->arg);
     SqlType t = plan__resolve_type_name(b, tc->type_name);
     Expr *r = plan__coerce(b, arg, t, CAST_EXPLICIT);
@@ -396,6 +403,9 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
         return plan__bind_grouping(b, fc);
     if (exec_is_aggregate_name(name))
         return plan__bind_agg(b, fc);
+    TableFuncKind srf;
+    if (plan__srf_lookup(name, &srf))
+        return plan__bind_srf(b, fc, srf);
     if (fc->agg_star || fc->agg_distinct)
         plan__error_at(b, ERRCODE_WRONG_OBJECT_TYPE, fc->node.location,
                        "%s specified, but %s is not an aggregate function",
@@ -405,8 +415,12 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
         plan__error_at(b, ERRCODE_PROGRAM_LIMIT_EXCEEDED, fc->node.location,
                        "cannot pass more than %d arguments to a function", FUNC_MAX_ARGS * 4);
     Expr **args = MEM_NEW_ARRAY(b->arena, Expr *, nargs + 1);
+    const char *saved_cond = b->srf_cond;
+    if (n == 1 && strcmp(name, "coalesce") == 0)
+        b->srf_cond = "COALESCE";
     for (int i = 0; i < nargs; i++)
         args[i] = plan__bind_expr(b, list_nth(fc->args, i));
+    b->srf_cond = saved_cond;
     int loc = fc->node.location;
     if (n == 1 && nargs >= 1 && strcmp(name, "coalesce") == 0)
         return bind_coalesce(b, args, nargs, loc);
@@ -520,6 +534,86 @@ static Expr *bind_array(Binder *b, const A_ArrayExpr *a)
     return e;
 }
 
+/* One subscript bound and coerced to int4 (assignment rules, as
+ * PostgreSQL's transformArraySubscripts); NULL = omitted slice bound. */
+static Expr *bind_subscript(Binder *b, const Node *n, int32_t omitted)
+{
+    if (!n) {
+        Value v = {.is_null = false};
+        v.u.i32 = omitted;
+        return plan__make_const(b->arena, SQLTYPE(TYPE_INT4), v, -1);
+    }
+    Expr *e = plan__bind_expr(b, n);
+    Expr *c = plan__coerce(b, e, SQLTYPE(TYPE_INT4), CAST_ASSIGNMENT);
+    if (!c)
+        plan__error_at(b, ERRCODE_DATATYPE_MISMATCH, n->location, "array subscript must have type integer");
+    return c;
+}
+
+/* a[i], a[i:j], a[:j], a[i:] on any array expression: the functions "[]"
+ * and "[:]" of executor/funcs_array.c. Several subscripts on these
+ * one-dimensional arrays give NULL (as PostgreSQL for a 1-D array). */
+static Expr *bind_indirection(Binder *b, const A_Indirection *ind)
+{
+    Expr *base = plan__bind_expr(b, ind->arg);
+    int nsub = list_len(ind->indirection);
+    bool slice = false;
+    for (int i = 0; i < nsub; i++) {
+        const Node *el = list_nth(ind->indirection, i);
+        if (!IS_A(el, A_Indices))
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, el->location,
+                           "field selection from a composite value is not supported");
+        slice |= ((const A_Indices *)el)->is_slice;
+    }
+    uint32_t et = type_element_of(base->type.oid);
+    if (!et)
+        plan__error_at(b, ERRCODE_DATATYPE_MISMATCH, ind->arg->location,
+                       "cannot subscript type %s because it does not support subscripting",
+                       plan__type_name(b, base->type));
+    const A_Indices *ix = list_nth(ind->indirection, 0);
+    if (nsub > 1) {
+        if (slice)
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, ix->node.location,
+                           "multidimensional array slices are not supported");
+        Value null = {.is_null = true};
+        return plan__make_const(b->arena, SQLTYPE(et), null, ind->node.location);
+    }
+    int nargs = slice ? 3 : 2;
+    Expr *e = plan__make_expr(b->arena, EXPR_FUNC, slice ? base->type : SQLTYPE(et), ind->node.location, nargs);
+    e->args[0] = base;
+    if (slice) {
+        e->args[1] = bind_subscript(b, ix->lidx, INT32_MIN);
+        e->args[2] = bind_subscript(b, ix->uidx, INT32_MAX);
+    } else {
+        e->args[1] = bind_subscript(b, ix->uidx, 0);
+    }
+    FuncCandidates fc;
+    exec_func_candidates(slice ? "[:]" : "[]", nargs, &fc);
+    for (int i = 0; i < fc.count && !e->func; i++)
+        if (fc.items[i]->argtypes[0] == base->type.oid)
+            e->func = fc.items[i];
+    if (!e->func)
+        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, ind->node.location,
+                       "subscripts of type %s are not supported", plan__type_name(b, base->type));
+    e->name = e->func->name;
+    return plan__fold(b, e);
+}
+
+/* expr COLLATE name: Strata compares strings bytewise, which is the "C",
+ * "POSIX" and (for its C-locale databases) "default" collations; psql's
+ * \d patterns write COLLATE pg_catalog.default. (issue 6) */
+static Expr *bind_collate(Binder *b, const CollateClause *c)
+{
+    Expr *e = plan__bind_expr(b, c->arg);
+    const char *name = list_nth(c->collname, list_len(c->collname) - 1);
+    if (strcmp(name, "default") != 0 && strcmp(name, "C") != 0 && strcmp(name, "POSIX") != 0)
+        plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, c->node.location, "collation \"%s\" for encoding \"UTF8\" does not exist", name);
+    if (e->type.oid != TYPE_UNKNOWN && plan__type_category(e->type.oid) != 'S')
+        plan__error_at(b, ERRCODE_DATATYPE_MISMATCH, c->node.location, "collations are not supported by type %s",
+                       plan__type_name(b, e->type));
+    return e;
+}
+
 Expr *plan__bind_expr(Binder *b, const Node *n)
 {
     ERR_ASSERT(n != NULL);
@@ -536,6 +630,8 @@ Expr *plan__bind_expr(Binder *b, const Node *n)
     case T_SubLink: return plan__bind_sublink(b, (const SubLink *)n);
     case T_A_ArrayExpr: return bind_array(b, (const A_ArrayExpr *)n);
     case T_A_ArrayOpExpr: return bind_array_op(b, (const A_ArrayOpExpr *)n);
+    case T_A_Indirection: return bind_indirection(b, (const A_Indirection *)n);
+    case T_CollateClause: return bind_collate(b, (const CollateClause *)n);
     case T_SetToDefault:
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, n->location, "DEFAULT is not allowed in this context");
     default:

@@ -9,6 +9,7 @@
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
+#include "planner/catalog_int.h"
 
 #include <string.h>
 #include "common/guc.h"
@@ -119,6 +120,9 @@ RangeEntry *plan__add_rte(Binder *b, const RangeVar *rv)
     if (b->nrtes >= MAX_RTES)
         plan__error_at(b, ERRCODE_PROGRAM_LIMIT_EXCEEDED, rv->node.location,
                        "too many FROM-clause entries (at most %d)", MAX_RTES);
+    RangeEntry *cat = plan__catalog_rte(b, rv);   /* pg_catalog / information_schema (issue 6) */
+    if (cat)
+        return cat;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
     RangeEntry *r = MEM_NEW(b->arena, RangeEntry);
     r->refname = refname;
@@ -265,10 +269,17 @@ static Expr *outer_ref(Binder *b, const ColumnRef *cr)
         return NULL;
     Binder *p = b->parent;
     Expr *pe = NULL;
-    if (resolves_here(p, cr))
+    if (!b->outer_skip_parent && resolves_here(p, cr))
         pe = plan__bind_column_ref(p, cr);
     else
         pe = outer_ref(p, cr);
+    if (!pe && b->outer_skip_parent && list_len(cr->fields) > 1 && resolves_here(p, cr)) {
+        /* a non-LATERAL FROM item naming a sibling FROM item */
+        const char *rel = list_nth(cr->fields, list_len(cr->fields) - 2);
+        plan__error_hint(b, ERRCODE_UNDEFINED_TABLE, cr->node.location,
+                         mem_printf(b->arena, "There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel),
+                         "invalid reference to FROM-clause entry for table \"%s\"", rel);
+    }
     if (!pe)
         return NULL;
     int slot = -1;

@@ -108,14 +108,95 @@ RangeEntry *plan__add_derived_rte(Binder *b, const char *refname, bool has_alias
 /* Plan a SELECT as a FROM item (or WITH query) with a child binder. */
 /* Plan a subquery in FROM; LATERAL ones may read earlier FROM items, whose
  * values come back in *largs (correlation slots, see plan__set_lateral). */
+static Expr *up_expr(Binder *b, const Expr *e, Expr **outer);
+
+static void up_list(Binder *b, Expr **es, int n, Expr **outer)
+{
+    for (int i = 0; es && i < n; i++)
+        es[i] = up_expr(b, es[i], outer);
+}
+
+static void up_agg(Binder *b, AggCall *c, Expr **outer)
+{
+    c->arg = up_expr(b, c->arg, outer);
+    c->filter = up_expr(b, c->filter, outer);
+    c->direct_arg = up_expr(b, c->direct_arg, outer);
+    up_list(b, c->args, c->nargs, outer);
+    up_list(b, c->order_exprs, c->norder, outer);
+}
+
+/*
+ * A non-LATERAL FROM subquery that reads enclosing queries' columns (its
+ * correlation slots are all the parent's own EXPR_OUTER_REFs): rewrite its
+ * own-level EXPR_OUTER_REF i into outer[i], so the subtree reads the
+ * parent's slots directly and needs no lateral re-run. Nested subplans and
+ * lateral right sides have slots of their own: only their arguments are
+ * rewritten.
+ */
+static void up_node(Binder *b, PlanNode *n, Expr **outer)
+{
+    if (!n)
+        return;
+    n->scan_filter = up_expr(b, n->scan_filter, outer);
+    for (int r = 0; n->kind == PLAN_VALUES && r < n->nrows; r++)
+        up_list(b, n->rows[r], n->ncols, outer);
+    n->predicate = up_expr(b, n->predicate, outer);
+    if (n->kind == PLAN_PROJECT || n->kind == PLAN_PROJECT_SET)
+        up_list(b, n->exprs, n->ncols, outer);
+    up_list(b, n->group_exprs, n->ngroups, outer);
+    for (int i = 0; n->aggs && i < n->naggs; i++)
+        up_agg(b, &n->aggs[i], outer);
+    up_list(b, n->left_keys, n->nkeys, outer);
+    up_list(b, n->right_keys, n->nkeys, outer);
+    n->join_filter = up_expr(b, n->join_filter, outer);
+    n->limit = up_expr(b, n->limit, outer);
+    n->offset = up_expr(b, n->offset, outer);
+    up_list(b, n->lateral_args, n->nlateral, outer);
+    for (int i = 0; n->wincalls && i < n->nwincalls; i++) {
+        up_list(b, n->wincalls[i].args, n->wincalls[i].nargs, outer);
+        up_agg(b, &n->wincalls[i].agg, outer);
+    }
+    n->frame.start_offset = up_expr(b, n->frame.start_offset, outer);
+    n->frame.end_offset = up_expr(b, n->frame.end_offset, outer);
+    up_list(b, n->func_args, n->nfunc_args, outer);
+    up_node(b, n->left, outer);
+    if (!(n->kind == PLAN_NESTED_LOOP && n->nlateral > 0))
+        up_node(b, n->right, outer);
+    for (int i = 0; n->children && i < n->nchildren; i++)
+        up_node(b, n->children[i], outer);
+}
+
+static Expr *up_expr(Binder *b, const Expr *e, Expr **outer)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EXPR_OUTER_REF)
+        return plan__copy_expr(b->arena, outer[e->index]);
+    Expr *c = MEM_NEW(b->arena, Expr);
+    *c = *e;
+    if (e->nargs > 0) {   /* an EXPR_SUBPLAN's args are ours; its subplan is not */
+        c->args = MEM_NEW_ARRAY(b->arena, Expr *, e->nargs);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = up_expr(b, e->args[i], outer);
+    }
+    return c;
+}
+
 static SelectResult plan_subselect(Binder *b, const SelectStmt *s, bool lateral, Expr ***largs, int *nl)
 {
     Binder child;
-    plan__child_binder(&child, b, lateral);
+    /* not LATERAL: it may still read enclosing queries (outer_skip_parent) */
+    plan__child_binder(&child, b, true);
+    child.outer_skip_parent = !lateral;
     SelectResult r = plan__plan_select(&child, s);
     plan__child_done(b, &child);
     *largs = child.outer_args;
     *nl = child.nouter;
+    if (!lateral && child.nouter > 0) {
+        up_node(b, r.root, child.outer_args);
+        *largs = NULL;
+        *nl = 0;
+    }
     return r;
 }
 

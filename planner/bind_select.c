@@ -37,6 +37,7 @@ static void add_target(Binder *b, SelectState *st, Expr *e, const char *name, bo
 
 static void bind_targets(Binder *b, const SelectStmt *s, SelectState *st)
 {
+    b->srf_allowed = true;
     for (int i = 0; i < list_len(s->target_list); i++) {
         const ResTarget *rt = list_nth(s->target_list, i);
         if (IS_A(rt->val, ColumnRef) && ((const ColumnRef *)rt->val)->star) {
@@ -53,6 +54,7 @@ static void bind_targets(Binder *b, const SelectStmt *s, SelectState *st)
         const char *name = rt->name ? rt->name : plan__figure_colname(rt->val);
         add_target(b, st, e, name, false, rt->val->location);
     }
+    b->srf_allowed = false;
     st->nvisible = st->ntargets;
 }
 
@@ -295,9 +297,14 @@ void plan__bind_select(Binder *b, const SelectStmt *s, SelectState *st)
         st->having = plan__coerce_bool(b, plan__bind_expr(b, s->having_clause), "HAVING");
         b->win_forbidden = NULL;
     }
+    b->srf_allowed = true;
     bind_order(b, s, st);
-    if (s->distinct_clause)
+    b->srf_allowed = false;
+    if (s->distinct_clause) {
+        b->srf_allowed = true;   /* DISTINCT ON (generate_series(...)): a hidden target */
         bind_distinct_on(b, s, st);
+        b->srf_allowed = false;
+    }
     st->limit = plan__bind_limit(b, s->limit_count, "LIMIT");
     st->offset = plan__bind_limit(b, s->limit_offset, "OFFSET");
     st->grouped = b->naggs > 0 || st->ngroups > 0 || st->having;

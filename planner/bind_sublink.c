@@ -129,6 +129,8 @@ static SemiJoin *make_semi(Binder *b, const SubLink *sl, const SelectStmt *s, Ex
         child.from_items[i] = plan__bind_from_item(&child, list_nth(s->from_clause, i));
         child.nfrom = i + 1;
     }
+    if (child.nouter > 0)
+        return NULL;   /* a FROM item reads the outer query (VALUES (t.a)): keep the subplan */
     child.scope = child.from_items;
     child.nscope = child.nfrom;
     for (int i = 0; i < child.nrtes; i++)
@@ -144,9 +146,11 @@ static SemiJoin *make_semi(Binder *b, const SubLink *sl, const SelectStmt *s, Ex
         const ResTarget *rt = list_nth(s->target_list, 0);
         if (IS_A(rt->val, ColumnRef) && ((const ColumnRef *)rt->val)->star)
             return NULL;
+        child.srf_allowed = true;   /* (bound again by the subplan path, which checks it) */
         Expr *t = plan__resolve_unknown(&child, plan__bind_expr(&child, rt->val));
-        if (child.naggs > 0)
-            return NULL;
+        child.srf_allowed = false;
+        if (child.naggs > 0 || plan__expr_has_srf(t))
+            return NULL;   /* aggregates, set-returning functions: keep the subplan */
         Expr *l = add_slot(&child, lhs);
         Expr *eq = plan__make_op(&child, "=", l, t, sl->node.location);
         if (eq->kind != EXPR_FUNC || eq->nargs != 2)

@@ -73,6 +73,8 @@ static int figure(const Node *n, const char **name)
     case T_A_ArrayExpr:
         *name = "array";
         return 2;
+    case T_A_Indirection:   /* a[1], (f(x))[1:2]: the name of what is subscripted */
+        return figure(((const A_Indirection *)n)->arg, name);
     case T_A_Const:
         if (((const A_Const *)n)->kind == CONST_BOOL) {
             *name = "bool";

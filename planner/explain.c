@@ -148,6 +148,19 @@ static void deparse(StrBuf *sb, const Expr *e, const char *const *names)
         return;
     case EXPR_PARAM: strbuf_printf(sb, "$%d", e->index + 1); return;
     case EXPR_FUNC:
+        if (e->func->name[0] == '[') {   /* a[i], a[i:j] */
+            bool col = e->args[0]->kind == EXPR_COLUMN;
+            strbuf_append_str(sb, col ? "" : "(");
+            deparse(sb, e->args[0], names);
+            strbuf_append_str(sb, col ? "[" : ")[");
+            deparse(sb, e->args[1], names);
+            if (e->nargs > 2) {
+                strbuf_append_char(sb, ':');
+                deparse(sb, e->args[2], names);
+            }
+            strbuf_append_char(sb, ']');
+            return;
+        }
         if (is_operator(e->func->name) && e->nargs <= 2) {
             strbuf_append_char(sb, '(');
             if (e->nargs == 2) {
@@ -207,6 +220,11 @@ static void deparse(StrBuf *sb, const Expr *e, const char *const *names)
         strbuf_printf(sb, "(%s %d)", e->nargs > 0 ? "SubPlan" : "InitPlan", e->subplan_id + 1);
         return;
     case EXPR_OUTER_REF: strbuf_printf(sb, "$outer%d", e->index + 1); return;
+    case EXPR_SRF:
+        strbuf_printf(sb, "%s(", e->name ? e->name : "srf");
+        deparse_list(sb, e->args, e->nargs, ", ", names);
+        strbuf_append_char(sb, ')');
+        return;
     case EXPR_ARRAY:
         strbuf_append_str(sb, "ARRAY[");
         deparse_list(sb, e->args, e->nargs, ", ", names);
@@ -421,9 +439,12 @@ static void node_more(Explainer *x, const PlanNode *n, int pre, int at, const ch
         if (filter)
             prop(x, at, "Filter: ", filter, n->col_names);
         return;
+    case PLAN_PROJECT_SET:
+        line(x, pre, arrow, "ProjectSet", NULL);
+        child(x, n->left, at);
+        return;
     case PLAN_FUNCTION_SCAN:
-        line(x, pre, arrow, "Function Scan on ",
-             n->func_kind == TABLEFUNC_GENERATE_SERIES ? "generate_series" : "unnest");
+        line(x, pre, arrow, "Function Scan on ", n->alias ? n->alias : "function");
         if (filter)
             prop(x, at, "Filter: ", filter, n->col_names);
         return;
@@ -454,7 +475,7 @@ static void node(Explainer *x, const PlanNode *n, int col, bool has_arrow)
     subplans_of(x, n->scan_filter, at);
     subplans_of(x, n->predicate, at);
     subplans_of(x, n->join_filter, at);
-    for (int i = 0; n->kind == PLAN_PROJECT && i < n->ncols; i++)
+    for (int i = 0; (n->kind == PLAN_PROJECT || n->kind == PLAN_PROJECT_SET) && i < n->ncols; i++)
         subplans_of(x, n->exprs[i], at);
 }
 
@@ -467,6 +488,18 @@ static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow)
     int pre = col;
     switch (n->kind) {
     case PLAN_PROJECT:
+        if (n->left->kind == PLAN_PROJECT_SET) {   /* computing over SRF results: PostgreSQL's Result */
+            bool computed = false;
+            for (int i = 0; i < n->ncols; i++)
+                computed |= n->exprs[i]->kind != EXPR_COLUMN;
+            if (computed) {
+                if (x->title_line && n->node_id >= 0 && n->node_id < x->nnodes)
+                    x->title_line[n->node_id] = list_len(x->lines);
+                line(x, pre, arrow, "Result", NULL);
+                child(x, n->left, at);
+                return;
+            }
+        }
         node(x, n->left, col, has_arrow);
         return;
     case PLAN_FILTER:
@@ -531,6 +564,12 @@ static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow)
     case PLAN_INSERT:
         x->insert_target = n->target;
         line(x, pre, arrow, "Insert on ", store_table_name(n->target));
+        if (n->on_conflict) {   /* ON CONFLICT (seq): the arbiter is the primary key */
+            line(x, at + 2, "", "Conflict Resolution: ", n->on_conflict == 'u' ? "UPDATE" : "NOTHING");
+            if (n->on_conflict != 'a')   /* 'a': DO NOTHING without a target */
+                line(x, at + 2, "", "Conflict Arbiter Indexes: ",
+                     mem_printf(x->b->arena, "%s_pkey", store_table_name(n->target)));
+        }
         child(x, n->left, at);
         return;
     default:

@@ -66,6 +66,8 @@ bool plan__expr_equal(const Expr *x, const Expr *y)
         x->has_else != y->has_else || x->negated != y->negated || x->subplan != y->subplan ||
         x->sublink != y->sublink)
         return false;
+    if (x->kind == EXPR_SRF && x->index != y->index)
+        return false;
     switch (x->kind) {
     case EXPR_CONST:
         return value_equal(x->type, &x->value, &y->value);

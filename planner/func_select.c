@@ -17,7 +17,10 @@
  * Several left → 42725 "... is not unique"; none → 42883 "... does not
  * exist", both with PostgreSQL's hints. The chosen candidate's argument
  * types are then applied with implicit casts, so kernels always receive
- * exactly their declared types.
+ * exactly their declared types — except PostgreSQL's "any"/anyelement
+ * parameters (FUNC_ARG_ANY, FUNC_ARG_ANYELEMENT in executor/funcs.h),
+ * which take every type unchanged (an unknown literal becomes text; for
+ * anyelement it is 42804, as PostgreSQL's polymorphic resolution).
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -43,7 +46,8 @@ static bool exact_match(const FuncDesc *f, const uint32_t *in, int nargs)
 static bool coercible(const FuncDesc *f, const uint32_t *in, int nargs)
 {
     for (int i = 0; i < nargs; i++)
-        if (!plan__can_coerce(in[i], cand_arg(f, i), CAST_IMPLICIT))
+        if (cand_arg(f, i) != FUNC_ARG_ANY && cand_arg(f, i) != FUNC_ARG_ANYELEMENT &&
+            !plan__can_coerce(in[i], cand_arg(f, i), CAST_IMPLICIT))
             return false;
     return true;
 }
@@ -249,7 +253,15 @@ static Expr *resolve_call(Binder *b, const char *name, Expr **args, int nargs, i
     e->func = f;
     e->name = f->name;
     for (int i = 0; i < nargs; i++) {
-        Expr *a = plan__coerce(b, args[i], SQLTYPE(cand_arg(f, i)), CAST_IMPLICIT);
+        uint32_t t = cand_arg(f, i);   /* "any" keeps the type; unknown → text */
+        if (t == FUNC_ARG_ANYELEMENT && args[i]->type.oid == TYPE_UNKNOWN)
+            plan__error_at(b, ERRCODE_DATATYPE_MISMATCH, location,
+                           "could not determine polymorphic type because input has type unknown");
+        bool any = t == FUNC_ARG_ANY || t == FUNC_ARG_ANYELEMENT;
+        Expr *a = !any ? plan__coerce(b, args[i], SQLTYPE(t), CAST_IMPLICIT)
+                  : args[i]->type.oid == TYPE_UNKNOWN
+                      ? plan__coerce(b, args[i], SQLTYPE(TYPE_TEXT), CAST_IMPLICIT)
+                      : args[i];
         ERR_ASSERT(a != NULL);
         e->args[i] = a;
     }
@@ -263,6 +275,16 @@ static bool stringish(uint32_t t) { return t == TYPE_UNKNOWN || plan__type_categ
  * the non-string side goes through its output function, i.e. an explicit
  * cast to text, and text || text does the rest.
  */
+static bool has_own_concat(uint32_t t)
+{
+    FuncCandidates c;
+    exec_func_candidates("||", 2, &c);
+    for (int k = 0; k < c.count; k++)
+        if (c.items[k]->argtypes[0] == t && c.items[k]->argtypes[1] == t)
+            return true;
+    return false;
+}
+
 static void textanycat(Binder *b, Expr **l, Expr **r)
 {
     Expr **other = NULL;
@@ -270,7 +292,9 @@ static void textanycat(Binder *b, Expr **l, Expr **r)
         other = r;
     else if (stringish((*r)->type.oid) && !stringish((*l)->type.oid))
         other = l;
-    if (!other)
+    /* an unknown literal beside a type with its own || (jsonb) takes that type */
+    if (!other ||
+        ((other == r ? *l : *r)->type.oid == TYPE_UNKNOWN && has_own_concat((*other)->type.oid)))
         return;
     Expr *c = plan__coerce(b, *other, SQLTYPE(TYPE_TEXT), CAST_EXPLICIT);
     if (c)

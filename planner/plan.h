@@ -55,6 +55,12 @@ typedef enum ExprKind {
     EXPR_ARRAY,      /* ARRAY[args...]: a one-dimensional array of `type`
                         (an array type, common/types.h); args already coerced
                         to the element type; NULL elements allowed */
+    EXPR_SRF,        /* set-returning function call in a select list:
+                        index = its TableFuncKind, args its arguments, type
+                        = its (single) output column's type. Never reaches
+                        the executor's expression compiler: the planner
+                        evaluates it in a PLAN_PROJECT_SET below and reads
+                        the result as a column (planner/README.md) */
 } ExprKind;
 
 /*
@@ -155,10 +161,32 @@ typedef enum PlanKind {
     PLAN_UPDATE,      /* child: col 0 = row locator (int8), cols 1..n = the new row of
                          target in table order and types; store_row_update each */
     PLAN_DELETE,      /* child: col 0 = row locator (int8); store_row_delete each */
+    /* ---- issue 4: set-returning functions in the select list ---- */
+    PLAN_PROJECT_SET, /* exprs[ncols] over the child: each an EXPR_SRF (args
+                         over the child's columns) or a plain expression. Per
+                         input row, every SRF is started with that row's
+                         argument values and they advance in lockstep; the
+                         row yields max(rows of each SRF) output rows, shorter
+                         SRFs padded with NULL, plain expressions repeated
+                         (a row whose SRFs all yield nothing yields nothing).
+                         PostgreSQL 10+'s ProjectSet. */
+    /* PLAN_UPDATE / PLAN_DELETE `right` (NULL = none): the READ COMMITTED
+     * re-check tree (EvalPlanQual). It is `left` with the target's PLAN_SCAN
+     * replaced by a PLAN_WORKTABLE_SCAN (plus a PLAN_FILTER of the scan's
+     * scan_filter) whose table / scan_cols / col_types are the scan's (the
+     * locator, STORE_COL_ROWID, last): the executor fills that worktable
+     * with the newest versions (store_row_fetch) of rows storage reported
+     * MOVED and runs the tree to get their locators and new rows. */
+    /* ---- issue 6: pg_catalog / information_schema virtual tables ---- */
+    PLAN_CATALOG_SCAN, /* rows of catalog table catalog_id (executor/catalog.h),
+                          computed from Strata's catalog when the scan starts;
+                          all of its columns, in the table's order */
     /* RETURNING (issue 4): a PLAN_INSERT/UPDATE/DELETE with ncols > 0 outputs,
      * after writing every row, the rows it wrote in the target's column order
      * and types (new rows; old rows for DELETE, whose child then also carries
-     * the old row in cols 1..n after the locator). */
+     * the old row in cols 1..n after the locator). UPDATE ... FROM / DELETE
+     * ... USING: the child's columns after the target's row (the FROM
+     * tables' columns of the joined row) are output after it as they are. */
 } PlanKind;
 
 /*
@@ -238,6 +266,19 @@ typedef enum SetOpKind { SETOP_UNION, SETOP_INTERSECT, SETOP_EXCEPT } SetOpKind;
 typedef enum TableFuncKind {
     TABLEFUNC_GENERATE_SERIES,
     TABLEFUNC_UNNEST,
+    /* ---- issue 4 additions; usable in FROM and (one column) in select lists ----
+     * Every one is strict (a NULL argument: no rows) unless noted. */
+    TABLEFUNC_REGEXP_MATCHES,   /* (text, pattern text[, flags text]) → text[]: one row per
+                                   match (every match with flag 'g'), the captured groups */
+    TABLEFUNC_REGEXP_SPLIT,     /* (text, pattern text[, flags text]) → text */
+    TABLEFUNC_STRING_TO_TABLE,  /* (text, delimiter text[, null_string text]) → text; not
+                                   strict in delimiter / null_string (PostgreSQL's rules) */
+    TABLEFUNC_JSON_ELEMENTS,    /* (json | jsonb) → same type: array elements */
+    TABLEFUNC_JSON_ELEMENTS_TEXT, /* (json | jsonb) → text */
+    TABLEFUNC_JSON_EACH,        /* (json | jsonb) → (key text, value json | jsonb); FROM only */
+    TABLEFUNC_JSON_EACH_TEXT,   /* (json | jsonb) → (key text, value text); FROM only */
+    TABLEFUNC_JSON_OBJECT_KEYS, /* (json | jsonb) → text */
+    TABLEFUNC_GENERATE_SUBSCRIPTS, /* (anyarray, dim int4[, reverse bool]) → int4 */
 } TableFuncKind;
 
 typedef struct SortKey {
@@ -416,6 +457,13 @@ struct PlanNode {
     /* PLAN_INSERT: child produces rows in the target table's column order,
      * already cast to the column types (defaults and NULLs filled in). */
     StoreTable *target;
+    /* PLAN_INSERT ... ON CONFLICT (seq, plan_insert.c / op_insert.c): 'n' DO
+     * NOTHING ('a': without a conflict target), 'u' DO UPDATE, 0 none. Conflicts are on the primary key. For
+     * 'u', `right` is the update tree: it reads worktable `worktable_id`
+     * (columns: the existing row, the proposed row (excluded), the existing
+     * row's locator) and yields locator + the new row for the rows its
+     * WHERE keeps. */
+    char on_conflict;
 
     /* ---------------- issue 4 additions (zero = old meaning) ---------------- */
 
@@ -510,6 +558,9 @@ struct PlanNode {
 
     /* EXPLAIN only: the FROM item's name (CTE, function and worktable scans); may be NULL */
     const char *alias;
+
+    /* PLAN_CATALOG_SCAN: ExecCatTable.id (executor/catalog.h) */
+    int catalog_id;
 };
 
 /* Recursion guard for PLAN_RECURSIVE_UNION (iterations of the recursive term). */
@@ -558,6 +609,10 @@ typedef enum UtilityKind {
     UTIL_ROLE,        /* ddl3_op 'c' CREATE / 'a' ALTER ROLE ddl3_name with ddl3_role /
                          'd' DROP ROLE ddl3_names (missing_ok = IF EXISTS) */
     UTIL_DATABASE,    /* ddl3_op 'c' CREATE / 'd' DROP DATABASE ddl3_name (missing_ok = IF EXISTS) */
+    UTIL_SEQUENCE,    /* sequences: `seq` (planner/plan_sequence.c, executor/utility_seq.c) */
+    UTIL_CREATE_TABLE_AS, /* CREATE TABLE ... AS / SELECT ... INTO (planner/plan_ctas.c): create the
+                         table as UTIL_CREATE_TABLE, then (unless ctas_skip_data) insert the rows of
+                         ctas_plan (a PLAN_STMT_QUERY whose result columns are the table's) */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -612,7 +667,47 @@ typedef struct UtilityStmt {
         bool has_password;
         const char *password;   /* clear text from the statement; NULL = PASSWORD NULL */
     } ddl3_role;
+    struct PlanSeqStmt *seq;    /* UTIL_SEQUENCE */
+    /* ---- UTIL_CREATE_TABLE_AS ---- */
+    const struct Plan *ctas_plan;
+    bool ctas_skip_data;        /* WITH NO DATA */
 } UtilityStmt;
+
+/* Sequence options as written (CREATE/ALTER SEQUENCE, identity columns);
+ * the executor applies them to the current definition with PostgreSQL's
+ * init_params rules and checks. has_* = given; no_min/no_max = NO MINVALUE
+ * / NO MAXVALUE; restart without value: has_restart && !restart_value_given. */
+typedef struct PlanSeqOptions {
+    uint32_t type_oid;          /* AS type; 0 = not given */
+    bool has_increment, has_start, has_restart, restart_value_given, has_min, has_max;
+    bool has_cache, has_cycle, has_owned, no_min, no_max, owned_none;
+    int64_t increment, start, restart, min_value, max_value, cache;
+    bool cycle;
+    uint32_t owned_table;       /* OWNED BY t.c: table OID and column index */
+    int owned_col;
+} PlanSeqOptions;
+
+/* A sequence a CREATE TABLE makes for a serial or identity column. */
+typedef struct PlanSeqOwned {
+    int column;                 /* index in the table's columns */
+    const char *seq_name;       /* in the table's schema */
+    char identity;              /* 'a' ALWAYS, 'd' BY DEFAULT, 's' serial */
+    PlanSeqOptions options;     /* identity (seq options); type_oid = the column's */
+} PlanSeqOwned;
+
+/* UTIL_SEQUENCE: op 'c' CREATE SEQUENCE, 'a' ALTER SEQUENCE, 'd' DROP
+ * SEQUENCE (names), 't' CREATE TABLE with serial/identity columns. */
+typedef struct PlanSeqStmt {
+    char op;
+    const char *schema;         /* 'c': resolved; 'a': as written (NULL = search_path) */
+    const char *name;
+    bool if_not_exists;         /* 'c' IF NOT EXISTS, 'a'/'d' IF EXISTS */
+    PlanSeqOptions options;
+    List *names;                /* 'd': RangeVar-like pairs: char * schema (NULL) then name */
+    struct UtilityStmt *create_table;  /* 't': the UTIL_CREATE_TABLE to run */
+    int nowned;
+    PlanSeqOwned *owned;
+} PlanSeqStmt;
 
 /* One ALTER TABLE subcommand (issue 3). */
 typedef struct PlanAlterCmd {

@@ -22,7 +22,6 @@
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static int count_refs(const Node *n, const char *name);
@@ -258,56 +257,6 @@ static PlanNode *plan_cte_inline(Binder *b, CteDef *c, const char ***names)
 
 /* ---- table functions ---- */
 
-static bool is_datetime(uint32_t t)
-{
-    return t == TYPE_TIMESTAMP || t == TYPE_TIMESTAMPTZ || t == TYPE_DATE;
-}
-
-static _Noreturn void no_function(Binder *b, const char *name, Expr **args, int n, int loc)
-{
-    char sig[512];
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof sig - 64; i++)
-        len += (size_t)snprintf(sig + len, sizeof sig - len, "%s%s", i ? ", " : "",
-                                plan__type_name(b, args[i]->type));
-    sig[len] = 0;
-    plan__error_hint(b, ERRCODE_UNDEFINED_FUNCTION, loc,
-                     "No function matches the given name and argument types. You might need to add explicit type casts.",
-                     "function %s(%s) does not exist", name, sig);
-}
-
-static SqlType series_types(Binder *b, Expr **args, int n, int loc)
-{
-    if (n < 2 || n > 3)
-        no_function(b, "generate_series", args, n, loc);
-    if (is_datetime(args[0]->type.oid) || is_datetime(args[1]->type.oid)) {
-        uint32_t t = args[0]->type.oid == TYPE_TIMESTAMP || args[1]->type.oid == TYPE_TIMESTAMP
-                         ? TYPE_TIMESTAMP : TYPE_TIMESTAMPTZ;
-        if (n != 3)
-            no_function(b, "generate_series", args, n, loc);
-        Expr *c0 = plan__coerce(b, args[0], SQLTYPE(t), CAST_IMPLICIT);
-        Expr *c1 = plan__coerce(b, args[1], SQLTYPE(t), CAST_IMPLICIT);
-        Expr *c2 = plan__coerce(b, args[2], SQLTYPE(TYPE_INTERVAL), CAST_IMPLICIT);
-        if (!c0 || !c1 || !c2)
-            no_function(b, "generate_series", args, n, loc);
-        args[0] = c0;
-        args[1] = c1;
-        args[2] = c2;
-        return SQLTYPE(t);
-    }
-    for (int i = 0; i < n; i++)
-        if (plan__type_category(args[i]->type.oid) != 'N' && args[i]->type.oid != TYPE_UNKNOWN)
-            no_function(b, "generate_series", args, n, loc);
-    SqlType t = plan__common_type(b, args, n, "generate_series");
-    if (t.oid == TYPE_INT2 || t.oid == TYPE_UNKNOWN)
-        t = SQLTYPE(TYPE_INT4);
-    if (t.oid == TYPE_FLOAT4 || t.oid == TYPE_FLOAT8)
-        t = SQLTYPE(TYPE_NUMERIC);   /* PostgreSQL: float args resolve to the numeric version */
-    t.typmod = TYPMOD_NONE;
-    plan__coerce_all(b, args, n, t, "generate_series");
-    return t;
-}
-
 /* EXPR_OUTER_REF slot i of a child → the parent's expression for it. */
 static Expr *outer_to_parent(Binder *b, const Expr *e, Expr **outer)
 {
@@ -321,6 +270,35 @@ static Expr *outer_to_parent(Binder *b, const Expr *e, Expr **outer)
             c->args[i] = outer_to_parent(b, e->args[i], outer);
     }
     return c;
+}
+
+/* A scalar function in FROM (`FROM upper('x') AS u`): a one-row VALUES of
+ * its value (evaluated per lateral re-run when it reads earlier FROM
+ * items), named after the function or the alias, as PostgreSQL. */
+static PlanNode *scalar_function(Binder *b, const RangeFunction *rf, const char *name, Expr *e,
+                                 const char ***names)
+{
+    int ncols = 1 + (rf->ordinality ? 1 : 0);
+    PlanNode *v = plan__new_node(b->arena, PLAN_VALUES, ncols);
+    v->nrows = 1;
+    v->rows = MEM_NEW_ARRAY(b->arena, Expr **, 1);
+    v->rows[0] = MEM_NEW_ARRAY(b->arena, Expr *, ncols);
+    v->rows[0][0] = plan__remap(b, plan__fold(b, e), NULL, 0);
+    v->col_types[0] = v->rows[0][0]->type;
+    const char **nm = MEM_NEW_ARRAY(b->arena, const char *, ncols);
+    nm[0] = rf->alias ? rf->alias : name;
+    if (rf->ordinality) {
+        Value one = {.is_null = false};
+        one.u.i64 = 1;
+        v->rows[0][1] = plan__make_const(b->arena, SQLTYPE(TYPE_INT8), one, -1);
+        v->col_types[1] = SQLTYPE(TYPE_INT8);
+        nm[1] = "ordinality";
+    }
+    for (int i = 0; i < ncols; i++)
+        v->col_names[i] = nm[i];
+    v->est_rows = 1;
+    *names = nm;
+    return v;
 }
 
 PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const char ***names, Expr ***largs,
@@ -337,7 +315,16 @@ PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const ch
     Binder child;
     plan__child_binder(&child, b, true);
     Expr **args = MEM_NEW_ARRAY(b->arena, Expr *, n + 1);
-    for (int i = 0; i < n; i++)
+    child.srf_allowed = true;   /* nested SRFs are refused below, with PostgreSQL's text */
+    TableFuncKind kind;
+    bool is_srf = plan__srf_lookup(name, &kind);
+    if (!is_srf) {   /* a scalar function in FROM: one row of its value */
+        child.agg_forbidden = "functions in FROM";
+        child.win_forbidden = "functions in FROM";
+        args[0] = plan__resolve_unknown(&child, plan__bind_expr(&child, (const Node *)fc));
+        n = 1;
+    }
+    for (int i = 0; i < n && is_srf; i++)
         args[i] = plan__bind_expr(&child, list_nth(fc->args, i));
     plan__child_done(b, &child);
     *largs = child.outer_args;
@@ -351,28 +338,20 @@ PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const ch
         *largs = NULL;
         *nl = 0;
     }
-    bool series = strcmp(name, "generate_series") == 0;
-    if (!series && strcmp(name, "unnest") != 0)
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, fc->node.location,
-                       "function %s() in FROM is not supported yet", name);
-    int ncols = series ? 1 : n;
+    for (int i = 0; i < n; i++)
+        if (plan__expr_has_srf(args[i]))
+            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, args[i]->location,
+                           "set-returning functions must appear at top level of FROM");
+    if (!is_srf)
+        return scalar_function(b, rf, name, args[0], names);
+    SqlType *types = MEM_NEW_ARRAY(b->arena, SqlType, n + 2);
+    const char **fnames = MEM_NEW_ARRAY(b->arena, const char *, n + 2);
+    int ncols = plan__srf_resolve(b, name, kind, args, n, fc->node.location, types, fnames);
     PlanNode *p = plan__new_node(b->arena, PLAN_FUNCTION_SCAN, ncols + (rf->ordinality ? 1 : 0));
-    p->func_kind = series ? TABLEFUNC_GENERATE_SERIES : TABLEFUNC_UNNEST;
-    if (series) {
-        p->col_types[0] = series_types(b, args, n, fc->node.location);
-    } else {
-        if (n < 1)
-            no_function(b, "unnest", args, n, fc->node.location);
-        for (int i = 0; i < n; i++) {
-            uint32_t et = type_element_of(args[i]->type.oid);
-            if (args[i]->type.oid == TYPE_UNKNOWN)
-                plan__error_at(b, ERRCODE_INDETERMINATE_DATATYPE, args[i]->location,
-                               "could not determine polymorphic type because input has type unknown");
-            if (!et)
-                no_function(b, "unnest", args, n, fc->node.location);
-            p->col_types[i] = SQLTYPE(et);
-        }
-    }
+    p->func_kind = kind;
+    p->alias = rf->alias ? mem_printf(b->arena, "%s %s", name, rf->alias) : name;   /* EXPLAIN */
+    for (int i = 0; i < ncols; i++)
+        p->col_types[i] = types[i];
     for (int i = 0; i < n; i++)
         args[i] = plan__remap(b, plan__fold(b, args[i]), NULL, 0);
     p->nfunc_args = n;
@@ -381,7 +360,7 @@ PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const ch
     p->est_rows = 1000;
     const char **nm = MEM_NEW_ARRAY(b->arena, const char *, p->ncols + 1);
     for (int i = 0; i < ncols; i++)
-        nm[i] = ncols == 1 && rf->alias ? rf->alias : name;
+        nm[i] = ncols == 1 && rf->alias && fnames[0] == name ? rf->alias : fnames[i];
     if (rf->ordinality) {
         p->col_types[ncols] = SQLTYPE(TYPE_INT8);
         nm[ncols] = "ordinality";

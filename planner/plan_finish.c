@@ -50,7 +50,7 @@ static void number_node(PlanNode *n, Numbering *next)
     for (int r = 0; n->rows && r < n->nrows; r++)
         number_exprs(n->rows[r], n->ncols, next);
     number_expr(n->predicate, next);
-    if (n->kind == PLAN_PROJECT)
+    if (n->kind == PLAN_PROJECT || n->kind == PLAN_PROJECT_SET)
         number_exprs(n->exprs, n->ncols, next);
     number_exprs(n->group_exprs, n->ngroups, next);
     for (int i = 0; n->aggs && i < n->naggs; i++)

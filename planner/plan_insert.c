@@ -49,7 +49,46 @@ typedef struct InsertTargets {
     int n;
     int *cols;          /* table column per target */
     int *locations;     /* ResTarget positions (for count errors) */
+    char *identity;     /* per table column: 'a' ALWAYS, 'd' BY DEFAULT, 0 (sequence.c) */
+    int override;       /* OVERRIDING_USER_VALUE / OVERRIDING_SYSTEM_VALUE / 0 */
 } InsertTargets;
+
+/* Identity columns of t (their owned sequences say so). */
+static char *identity_columns(Binder *b, StoreTable *t)
+{
+    int ncols = store_table_ncols(t);
+    char *id = MEM_NEW_ARRAY(b->arena, char, ncols + 1);
+    uint32_t oids[32];
+    int n = store_seq_owned_by(store_table_oid(t), oids, 32);
+    for (int i = 0; i < n && i < 32; i++) {
+        StoreSeqInfo in;
+        if (store_seq_info(oids[i], &in) && (in.def.identity == 'a' || in.def.identity == 'd') &&
+            in.def.owner_col < ncols)
+            id[in.def.owner_col] = in.def.identity;
+    }
+    return id;
+}
+
+/* A value given for table column c: false when it must be replaced by the
+ * DEFAULT (OVERRIDING USER VALUE on an identity column); 428C9 for an
+ * ALWAYS identity column without OVERRIDING SYSTEM VALUE (PostgreSQL's
+ * rewriteTargetListIU). */
+static bool value_allowed(const InsertTargets *it, StoreTable *t, int c)
+{
+    if (!it->identity[c])
+        return true;
+    if (it->override == OVERRIDING_USER_VALUE)
+        return false;
+    if (it->identity[c] == 'a' && it->override != OVERRIDING_SYSTEM_VALUE) {
+        const char *name = store_table_column(t, c)->name;
+        ErrorData *e = err_begin(ERRCODE_GENERATED_ALWAYS);
+        err_message(e, "cannot insert a non-DEFAULT value into column \"%s\"", name);
+        err_detail(e, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name);
+        err_hint(e, "Use OVERRIDING SYSTEM VALUE to override.");
+        err_throw();
+    }
+    return true;
+}
 
 static InsertTargets resolve_targets(Binder *b, const InsertStmt *s, StoreTable *t)
 {
@@ -57,6 +96,8 @@ static InsertTargets resolve_targets(Binder *b, const InsertStmt *s, StoreTable 
     int ncols = store_table_ncols(t);
     it.n = s->cols ? list_len(s->cols) : ncols;
     it.cols = MEM_NEW_ARRAY(b->arena, int, it.n + 1);
+    it.identity = identity_columns(b, t);
+    it.override = s->override;
     it.locations = MEM_NEW_ARRAY(b->arena, int, it.n + 1);
     for (int i = 0; i < it.n; i++) {
         if (!s->cols) {
@@ -97,7 +138,8 @@ static Expr **full_row(Binder *b, StoreTable *t, const InsertTargets *it, Expr *
     int ncols = store_table_ncols(t);
     Expr **row = MEM_NEW_ARRAY(b->arena, Expr *, ncols + 1);
     for (int i = 0; i < n; i++)
-        row[it->cols[i]] = assign(b, vals[i], store_table_column(t, it->cols[i]));
+        if (vals[i] != defaults[it->cols[i]] && value_allowed(it, t, it->cols[i]))
+            row[it->cols[i]] = assign(b, vals[i], store_table_column(t, it->cols[i]));
     for (int c = 0; c < ncols; c++) {
         if (row[c])
             continue;
@@ -191,6 +233,160 @@ static PlanNode *select_source(Binder *b, const InsertStmt *s, StoreTable *t, co
     return p;
 }
 
+/* ---- ON CONFLICT ---- */
+
+/* The arbiter is the primary key (Strata has no other unique index): the
+ * inference columns must be exactly its columns (42P10 otherwise), ON
+ * CONSTRAINT must name it. Returns false when there is no arbiter (DO
+ * NOTHING without a target on a table without a key: a plain insert). */
+static bool conflict_target(Binder *b, const InsertStmt *s, StoreTable *t)
+{
+    const OnConflictClause *oc = s->on_conflict;
+    const InferClause *inf = oc->infer;
+    int npk = store_table_npkey(t);
+    const int *pk = store_table_pkey(t);
+    if (!inf) {
+        if (oc->action == ONCONFLICT_UPDATE)
+            plan__error_hint(b, ERRCODE_SYNTAX_ERROR, oc->node.location, "For example, ON CONFLICT (column_name).",
+                             "ON CONFLICT DO UPDATE requires inference specification or constraint name");
+        return npk > 0;
+    }
+    if (inf->conname) {
+        const char *pkname = mem_printf(b->arena, "%s_pkey", store_table_name(t));
+        if (npk == 0 || strcmp(inf->conname, pkname) != 0)
+            err_raise(ERRCODE_UNDEFINED_OBJECT, "constraint \"%s\" for table \"%s\" does not exist", inf->conname,
+                      store_table_name(t));
+        return true;
+    }
+    uint64_t want = 0, got = 0;
+    bool matches = npk > 0 && npk <= 64;
+    for (int k = 0; k < npk && matches; k++)
+        want |= (uint64_t)1 << (pk[k] & 63);
+    for (int i = 0; i < list_len(inf->index_elems); i++) {
+        const IndexElem *ie = list_nth(inf->index_elems, i);
+        if (!ie->name) {
+            matches = false;
+            continue;
+        }
+        int c = store_table_column_index(t, ie->name);
+        if (c < 0)
+            plan__error_at(b, ERRCODE_UNDEFINED_COLUMN, ie->node.location, "column \"%s\" does not exist", ie->name);
+        bool in_pk = false;
+        for (int k = 0; k < npk; k++)
+            in_pk |= pk[k] == c;
+        matches &= in_pk;
+        got |= (uint64_t)1 << (c & 63);
+    }
+    if (!matches || got != want)
+        err_raise(ERRCODE_INVALID_COLUMN_REFERENCE,
+                  "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+    return true;
+}
+
+/* Share the statement's parameter state with a sub-binder (and back). */
+static void share_params(Binder *to, const Binder *from)
+{
+    to->nparams = from->nparams;
+    to->param_cap = from->param_cap;
+    to->param_types = from->param_types;
+    to->param_fixed = from->param_fixed;
+    to->param_nodes = from->param_nodes;
+}
+
+/* The SET list of DO UPDATE: exprs[c] for assigned columns (variable space). */
+static void bind_set_list(Binder *sub, const List *targets, StoreTable *t, Expr **exprs, Expr **defaults)
+{
+    for (int i = 0; i < list_len(targets); i++) {
+        const ResTarget *rt = list_nth(targets, i);
+        int c = store_table_column_index(t, rt->name);
+        if (c < 0)
+            plan__error_at(sub, ERRCODE_UNDEFINED_COLUMN, rt->node.location,
+                           "column \"%s\" of relation \"%s\" does not exist", rt->name, store_table_name(t));
+        if (rt->indirection)
+            plan__error_at(sub, ERRCODE_FEATURE_NOT_SUPPORTED, rt->node.location,
+                           "subscripts in ON CONFLICT DO UPDATE are not supported yet");
+        if (exprs[c])
+            plan__error_at(sub, ERRCODE_SYNTAX_ERROR, -1, "multiple assignments to same column \"%s\"",
+                           rt->name);   /* PostgreSQL gives no position */
+        if (IS_A(rt->val, SetToDefault)) {
+            if (!defaults[c])
+                defaults[c] = default_expr(sub, store_table_column(t, c));
+            exprs[c] = defaults[c];
+            continue;
+        }
+        exprs[c] = assign(sub, plan__bind_expr(sub, rt->val), store_table_column(t, c));
+    }
+}
+
+/* DO UPDATE's tree: Project(locator, new row) <- [Filter(WHERE)] <- the
+ * worktable of conflicts (existing row, excluded row, locator). */
+static PlanNode *conflict_update_tree(Binder *b, const InsertStmt *s, StoreTable *t, Expr **defaults)
+{
+    int n = store_table_ncols(t);
+    Binder sub;
+    plan__binder_init(&sub, b->ctx);
+    share_params(&sub, b);
+    sub.query_text = b->query_text;
+    sub.agg_forbidden = "UPDATE";
+    sub.win_forbidden = "UPDATE";
+    RangeEntry *rt = plan__add_rte(&sub, s->relation);
+    RangeVar ex = *s->relation;
+    ex.alias = "excluded";
+    ex.colaliases = NULL;
+    RangeEntry *re = plan__add_rte(&sub, &ex);
+    int *layout = MEM_NEW_ARRAY(b->arena, int, 2 * n + 1);
+    for (int c = 0; c < n; c++) {
+        layout[c] = rt->var_base + c;
+        layout[n + c] = re->var_base + c;
+    }
+    Expr **set = MEM_NEW_ARRAY(b->arena, Expr *, n + 1);
+    bind_set_list(&sub, s->on_conflict->target_list, t, set, defaults);
+    Expr *where = NULL;
+    if (s->on_conflict->where_clause)
+        where = plan__coerce_bool(&sub, plan__bind_expr(&sub, s->on_conflict->where_clause), "WHERE");
+    share_params(b, &sub);
+    if (!b->counters)
+        b->counters = MEM_NEW_ARRAY(b->arena, int, 4);
+    PlanNode *w = plan__new_node(b->arena, PLAN_WORKTABLE_SCAN, 2 * n + 1);
+    for (int c = 0; c < 2 * n; c++) {
+        w->col_types[c] = store_table_column(t, c % n)->type;
+        w->col_names[c] = store_table_column(t, c % n)->name;
+    }
+    w->col_types[2 * n] = SQLTYPE(TYPE_INT8);
+    w->col_names[2 * n] = "ctid";
+    w->worktable_id = b->counters[0]++;
+    w->alias = "excluded";
+    PlanNode *top = w;
+    if (where) {
+        PlanNode *f = plan__new_node(b->arena, PLAN_FILTER, 2 * n + 1);
+        memcpy(f->col_types, w->col_types, sizeof(SqlType) * (size_t)(2 * n + 1));
+        memcpy(f->col_names, w->col_names, sizeof(const char *) * (size_t)(2 * n + 1));
+        f->predicate = plan__remap(&sub, where, layout, 2 * n);
+        f->left = w;
+        top = f;
+    }
+    PlanNode *p = plan__new_node(b->arena, PLAN_PROJECT, n + 1);
+    p->left = top;
+    p->exprs = MEM_NEW_ARRAY(b->arena, Expr *, n + 2);
+    p->exprs[0] = plan__make_expr(b->arena, EXPR_COLUMN, SQLTYPE(TYPE_INT8), -1, 0);
+    p->exprs[0]->index = 2 * n;
+    p->col_types[0] = SQLTYPE(TYPE_INT8);
+    p->col_names[0] = "ctid";
+    for (int c = 0; c < n; c++) {
+        const StoreColumnDef *col = store_table_column(t, c);
+        Expr *e = set[c] ? plan__remap(&sub, set[c], layout, 2 * n) : NULL;
+        if (!e) {
+            e = plan__make_expr(b->arena, EXPR_COLUMN, col->type, -1, 0);
+            e->index = c;
+            e->name = col->name;
+        }
+        p->exprs[c + 1] = e;
+        p->col_types[c + 1] = col->type;
+        p->col_names[c + 1] = col->name;
+    }
+    return p;
+}
+
 Plan *plan__plan_insert(Binder *b, const InsertStmt *s)
 {
     const RangeVar *rv = s->relation;
@@ -206,6 +402,11 @@ Plan *plan__plan_insert(Binder *b, const InsertStmt *s)
     ins->left = src;
     ins->target = t;
     ins->table = t;
+    if (s->on_conflict && conflict_target(b, s, t)) {
+        ins->on_conflict = s->on_conflict->action == ONCONFLICT_UPDATE ? 'u' : s->on_conflict->infer ? 'n' : 'a';
+        if (ins->on_conflict == 'u')
+            ins->right = conflict_update_tree(b, s, t, defaults);
+    }
     Plan *p = plan__new_plan(b, PLAN_STMT_INSERT, "INSERT");
     p->root = ins;
     plan__plan_returning(b, p, rv, t, s->returning_list);

@@ -10,9 +10,16 @@
  * columns describe it. The plan stays PLAN_STMT_INSERT, so the portal
  * still produces the DML command tag.
  *
+ * UPDATE ... FROM / DELETE ... USING (plan__plan_returning_from): the range
+ * entries of the FROM / USING items (tables, subqueries, VALUES, functions,
+ * the members of joins) are range entries of the sub-binder too, after the
+ * target, and their columns follow the target's in the modify node's
+ * output (plan_update.c puts them in its child after the new or old row):
+ * RETURNING *, s.x work as in PostgreSQL.
+ *
  * Limits: parameters are shared with the statement's binder; sublinks in
- * RETURNING are bound like any expression (no outer references to FROM
- * or USING items, which are not supported yet anyway).
+ * RETURNING are bound like any expression; `*` lists both columns of a
+ * JOIN ... USING pair (PostgreSQL lists the merged column once).
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -40,20 +47,30 @@ static void add_item(Binder *sub, PlanNode *proj, int *n, Expr *e, const char *n
     (*n)++;
 }
 
-/* Number of output items (stars expanded to every column of the target). */
-static int count_items(const List *returning, int ncols)
+/* Number of output items (a star expands to the columns it names). */
+static int count_items(const List *returning, Binder *sub)
 {
     int n = 0;
     for (int i = 0; i < list_len(returning); i++) {
         const ResTarget *rt = list_nth(returning, i);
         const ColumnRef *cr = IS_A(rt->val, ColumnRef) ? (const ColumnRef *)rt->val : NULL;
-        n += cr && cr->star ? ncols : 1;
+        n += cr && cr->star ? list_len(plan__expand_star(sub, cr)) : 1;
     }
     return n;
 }
 
-static void bind_items(Binder *sub, const RangeEntry *r, PlanNode *proj, const List *returning,
-                       const int *layout, int ncols)
+/* The name of a star's column e (a variable of one of sub's range entries). */
+static const char *star_name(const Binder *sub, const Expr *e)
+{
+    for (int i = 0; i < sub->nrtes; i++) {
+        const RangeEntry *r = sub->rtes[i];
+        if (e->index >= r->var_base && e->index < r->var_base + r->ncols)
+            return r->colnames[e->index - r->var_base];
+    }
+    return "?column?";
+}
+
+static void bind_items(Binder *sub, PlanNode *proj, const List *returning, const int *layout, int ncols)
 {
     int n = 0;
     for (int i = 0; i < list_len(returning); i++) {
@@ -63,7 +80,7 @@ static void bind_items(Binder *sub, const RangeEntry *r, PlanNode *proj, const L
             List *cols = plan__expand_star(sub, cr);
             for (int k = 0; k < list_len(cols); k++) {
                 Expr *e = list_nth(cols, k);
-                add_item(sub, proj, &n, e, r->colnames[e->index - r->var_base], layout, ncols);
+                add_item(sub, proj, &n, e, star_name(sub, e), layout, ncols);
             }
             continue;
         }
@@ -73,33 +90,75 @@ static void bind_items(Binder *sub, const RangeEntry *r, PlanNode *proj, const L
     proj->ncols = n;
 }
 
+/* The modify node's output columns: the target's, then each source's. */
+static void modify_columns(Binder *b, PlanNode *mod, StoreTable *t, RangeEntry **src, int nsrc)
+{
+    int n = store_table_ncols(t);
+    for (int i = 0; i < nsrc; i++)
+        n += src[i]->ncols;
+    mod->ncols = n;
+    mod->col_types = MEM_NEW_ARRAY(b->arena, SqlType, n + 1);
+    mod->col_names = MEM_NEW_ARRAY(b->arena, const char *, n + 1);
+    int k = 0;
+    for (int c = 0; c < store_table_ncols(t); c++, k++) {
+        mod->col_types[k] = store_table_column(t, c)->type;
+        mod->col_names[k] = store_table_column(t, c)->name;
+    }
+    for (int i = 0; i < nsrc; i++)
+        for (int c = 0; c < src[i]->ncols; c++, k++) {
+            mod->col_types[k] = src[i]->coltypes[c];
+            mod->col_names[k] = src[i]->colnames[c];
+        }
+}
+
+/* A FROM item's range entry again in the RETURNING binder (its rows are the
+ * modify node's columns, so only names and types matter). */
+static RangeEntry *add_source(Binder *sub, const RangeEntry *r)
+{
+    PlanNode *shape = plan__new_node(sub->arena, PLAN_VALUES, r->ncols);
+    for (int c = 0; c < r->ncols; c++)
+        shape->col_types[c] = r->coltypes[c];
+    RangeEntry *e = plan__add_derived_rte(sub, r->refname, r->has_alias, shape, r->colnames, NULL, r->location);
+    e->schema = r->schema;
+    e->relname = r->relname;
+    e->has_alias = r->has_alias;
+    return e;
+}
+
 void plan__plan_returning(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning)
+{
+    plan__plan_returning_from(b, p, rv, t, returning, NULL);
+}
+
+void plan__plan_returning_from(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning,
+                               const List *sources)
 {
     if (!returning)
         return;
     PlanNode *mod = p->root;
-    int ncols = store_table_ncols(t);
-    mod->ncols = ncols;
-    mod->col_types = MEM_NEW_ARRAY(b->arena, SqlType, ncols + 1);
-    mod->col_names = MEM_NEW_ARRAY(b->arena, const char *, ncols + 1);
-    for (int c = 0; c < ncols; c++) {
-        mod->col_types[c] = store_table_column(t, c)->type;
-        mod->col_names[c] = store_table_column(t, c)->name;
-    }
+    int nsrc = list_len(sources);
     Binder sub;
     plan__binder_init(&sub, b->ctx);
     share_params(&sub, b);
     sub.agg_forbidden = "RETURNING";
     sub.win_forbidden = "RETURNING";
     RangeEntry *r = plan__add_rte(&sub, rv);
-    int *layout = MEM_NEW_ARRAY(b->arena, int, ncols + 1);
-    for (int c = 0; c < ncols; c++)
-        layout[c] = r->var_base + c;
-    int nitems = count_items(returning, ncols);
+    RangeEntry **sre = MEM_NEW_ARRAY(b->arena, RangeEntry *, nsrc + 1);
+    for (int i = 0; i < nsrc; i++)
+        sre[i] = add_source(&sub, list_nth(sources, i));
+    modify_columns(b, mod, t, sre, nsrc);
+    int *layout = MEM_NEW_ARRAY(b->arena, int, mod->ncols + 1);
+    int k = 0;
+    for (int i = -1; i < nsrc; i++) {
+        const RangeEntry *e = i < 0 ? r : sre[i];
+        for (int c = 0; c < e->ncols; c++)
+            layout[k++] = e->var_base + c;
+    }
+    int nitems = count_items(returning, &sub);
     PlanNode *proj = plan__new_node(b->arena, PLAN_PROJECT, nitems);
     proj->left = mod;
     proj->exprs = MEM_NEW_ARRAY(b->arena, Expr *, nitems + 1);
-    bind_items(&sub, r, proj, returning, layout, ncols);
+    bind_items(&sub, proj, returning, layout, mod->ncols);
     share_params(b, &sub);
     p->root = proj;
     p->ncols = proj->ncols;

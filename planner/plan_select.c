@@ -115,6 +115,18 @@ static PlanNode *make_agg(Binder *b, PlanNode *input, const int *layout, int nla
         a->col_types[i] = a->group_exprs[i]->type;
         a->col_names[i] = display(b, a->group_exprs[i], input->col_names);
     }
+    bool group_srf = false;
+    for (int i = 0; i < st->ngroups; i++)
+        group_srf |= plan__expr_has_srf(a->group_exprs[i]);
+    if (group_srf) {
+        /* GROUP BY unnest(x): the SRFs run in ProjectSets below the
+         * aggregate (input columns keep their positions; the keys read the
+         * SRF columns appended after them) */
+        input = plan__plan_srfs(b, input, a->group_exprs, st->ngroups);
+        a->left = input;
+        for (int i = 0; i < st->ngroups; i++)
+            a->col_names[i] = display(b, a->group_exprs[i], input->col_names);
+    }
     a->naggs = b->naggs;
     a->aggs = MEM_NEW_ARRAY(b->arena, AggCall, b->naggs + 1);
     for (int i = 0; i < b->naggs; i++) {
@@ -179,7 +191,10 @@ static PlanNode *plan_body(Binder *b, SelectState *st)
 {
     int n = st->ntargets;
     Expr **exprs = MEM_NEW_ARRAY(b->arena, Expr *, n + 1);
-    if (b->nrtes == 0 && !st->conjuncts && !st->grouped && n == st->nvisible && b->nwins == 0) {
+    bool has_srf = false;
+    for (int i = 0; i < n; i++)
+        has_srf |= plan__expr_has_srf(st->targets[i].expr);
+    if (b->nrtes == 0 && !st->conjuncts && !st->grouped && n == st->nvisible && b->nwins == 0 && !has_srf) {
         PlanNode *v = plan__new_node(b->arena, PLAN_VALUES, n);
         v->nrows = 1;
         v->rows = MEM_NEW_ARRAY(b->arena, Expr **, 1);
@@ -210,6 +225,8 @@ static PlanNode *plan_body(Binder *b, SelectState *st)
         WinCtx wc = {st, layout, nlayout};
         top = plan__plan_windows(b, top, exprs, n, win_to_pos, &wc);
     }
+    if (has_srf)   /* ProjectSet(s) between the window/aggregate and the Project */
+        top = plan__plan_srfs(b, top, exprs, n);
     return make_project(b, top, exprs, n);
 }
 

@@ -1,21 +1,30 @@
 /*
- * plan_update.c — UPDATE t SET ... WHERE ... and DELETE FROM t WHERE ...
+ * plan_update.c — UPDATE t SET ... [FROM ...] WHERE ... and DELETE FROM t
+ * [USING ...] WHERE ...
  *
  * Both are planned as a SELECT over the target table (built here as a
- * SelectStmt: FROM t [alias] WHERE <where>, targets = every column of t
- * followed by the SET expressions), then patched so the target's scan also
- * returns the hidden row locator (STORE_COL_ROWID) and carries it up to the
- * top projection. The top projection outputs column 0 = locator and, for
- * UPDATE, columns 1..ncols = the new row in table order with assignment
- * casts (PostgreSQL's transformAssignedExpr); with RETURNING, DELETE's
- * columns 1..ncols are the old row. PLAN_UPDATE / PLAN_DELETE
- * (executor/op_update.c, op_delete.c) apply them through storage.
+ * SelectStmt: FROM t [alias], <FROM / USING items> WHERE <where>, targets =
+ * every column of t followed by the SET expressions), then patched so the
+ * target's scan (range entry 0) also returns the hidden row locator
+ * (STORE_COL_ROWID) and carries it up to the top projection, through
+ * filters, projections and joins (the target on either side; a join whose
+ * left side gained the locator gets a projection above it that keeps the
+ * old column layout, so nothing above needs renumbering). The top
+ * projection outputs column 0 = locator and, for UPDATE, columns 1..ncols
+ * = the new row in table order with assignment casts (PostgreSQL's
+ * transformAssignedExpr); with RETURNING, DELETE's columns 1..ncols are the
+ * old row, and the columns of the FROM / USING items follow
+ * (plan_returning.c). PLAN_UPDATE / PLAN_DELETE (executor/op_update.c)
+ * apply them through storage; a target row joined several times is
+ * changed once.
  *
- * Limits: the path from the top projection down to the target's scan may
- * only hold filters and projections (no joins: WHERE with IN/EXISTS
- * subqueries that the planner turns into semi joins, UPDATE ... FROM and
- * DELETE ... USING raise 0A000); no SET a = DEFAULT or
- * SET (a, b) = ...; no array-element targets.
+ * READ COMMITTED re-check (EvalPlanQual): the modify node's `right` is a
+ * copy of the path from the top projection down to the target's scan with
+ * the scan replaced by a worktable scan of re-fetched newest versions
+ * (plan.h); subtrees off the path are shared.
+ *
+ * Limits: no WITH, WHERE CURRENT OF, SET a = DEFAULT, SET (a, b) = ...,
+ * array-element targets.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -28,14 +37,16 @@ static _Noreturn void unsupported(Binder *b, int location, const char *what)
     plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, location, "%s is not supported yet", what);
 }
 
-/* SELECT <targets> FROM rv WHERE where */
-static SelectStmt *make_select(Binder *b, RangeVar *rv, Node *where, List *targets)
+/* SELECT <targets> FROM rv, <from...> WHERE where (rv is range entry 0) */
+static SelectStmt *make_select(Binder *b, RangeVar *rv, const List *from, Node *where, List *targets)
 {
     SelectStmt *s = MEM_NEW(b->arena, SelectStmt);
     s->node.tag = T_SelectStmt;
     s->node.location = -1;
     s->target_list = targets;
     s->from_clause = list_make1(b->arena, rv);
+    for (int i = 0; i < list_len(from); i++)
+        s->from_clause = list_append(b->arena, s->from_clause, list_nth(from, i));
     s->where_clause = where;
     return s;
 }
@@ -60,9 +71,84 @@ static List *old_columns(Binder *b, const RangeVar *rv, StoreTable *t)
     return l;
 }
 
-/* Append the locator to the scan of the target and carry it up through
- * filters and projections; returns the locator's position in top's child. */
-static int thread_rowid(Binder *b, PlanNode *n, int location)
+/* Whether scan lies in the subtree n. */
+static bool holds(const PlanNode *n, const PlanNode *scan)
+{
+    return n && (n == scan || holds(n->left, scan) || holds(n->right, scan));
+}
+
+/* A copy of e with every input column >= from moved up by one. */
+static Expr *shift_columns(Binder *b, const Expr *e, int from)
+{
+    if (!e)
+        return NULL;
+    Expr *c = plan__copy_expr(b->arena, e);
+    Expr *stack[256];
+    int n = 0;
+    stack[n++] = c;
+    while (n > 0) {
+        Expr *x = stack[--n];
+        if (x->kind == EXPR_COLUMN && x->index >= from)
+            x->index++;
+        for (int i = 0; i < x->nargs && n < 256; i++)
+            stack[n++] = x->args[i];
+    }
+    return c;
+}
+
+static Expr *column(Binder *b, SqlType t, int index)
+{
+    Expr *e = plan__make_expr(b->arena, EXPR_COLUMN, t, -1, 0);
+    e->index = index;
+    return e;
+}
+
+/* The target is in a join's left side, whose output grew by the locator
+ * at position nl (its old width): columns nl.. of the joined row moved up
+ * by one. Shift the join's own condition, then turn n itself into a
+ * projection over the join (same pointer, so its parent is unchanged)
+ * that restores the old layout with the locator last. */
+static void join_left_locator(Binder *b, PlanNode *n, int nl)
+{
+    n->join_filter = shift_columns(b, n->join_filter, nl);
+    int out = n->ncols;                 /* old join width (no locator) */
+    PlanNode *j = MEM_NEW(b->arena, PlanNode);
+    *j = *n;
+    j->ncols = out + 1;
+    j->col_types = MEM_NEW_ARRAY(b->arena, SqlType, out + 2);
+    j->col_names = MEM_NEW_ARRAY(b->arena, const char *, out + 2);
+    for (int c = 0, k = 0; c <= out; c++) {   /* join output: left (with locator), then the rest */
+        bool loc = c == nl;
+        j->col_types[c] = loc ? SQLTYPE(TYPE_INT8) : n->col_types[k];
+        j->col_names[c] = loc ? "ctid" : n->col_names ? n->col_names[k] : NULL;
+        k += !loc;
+    }
+    memset(n, 0, sizeof *n);
+    n->kind = PLAN_PROJECT;
+    n->left = j;
+    n->node_id = j->node_id;
+    n->est_rows = j->est_rows;
+    n->ncols = out;
+    n->col_types = MEM_NEW_ARRAY(b->arena, SqlType, out + 1);
+    n->col_names = MEM_NEW_ARRAY(b->arena, const char *, out + 1);
+    n->exprs = MEM_NEW_ARRAY(b->arena, Expr *, out + 1);
+    for (int c = 0; c < out; c++) {
+        int from = c < nl ? c : c + 1;
+        n->exprs[c] = column(b, j->col_types[from], from);
+        n->col_types[c] = j->col_types[from];
+        n->col_names[c] = j->col_names[from];
+    }
+    Expr **ex = MEM_NEW_ARRAY(b->arena, Expr *, out + 1);   /* room for the locator, appended below */
+    memcpy(ex, n->exprs, sizeof(Expr *) * (size_t)out);
+    ex[out] = column(b, SQLTYPE(TYPE_INT8), nl);
+    n->exprs = ex;
+}
+
+/* Append the locator (STORE_COL_ROWID) to the target's scan and carry it
+ * up to n's output, as its last column, through filters, projections and
+ * joins (the target on either side; on the right only of joins that output
+ * right columns). Returns the locator's position in n's output. */
+static int thread_rowid(Binder *b, PlanNode *n, const PlanNode *scan, int location)
 {
     switch (n->kind) {
     case PLAN_SCAN: {
@@ -73,19 +159,31 @@ static int thread_rowid(Binder *b, PlanNode *n, int location)
         break;
     }
     case PLAN_FILTER:
-        thread_rowid(b, n->left, location);
+        thread_rowid(b, n->left, scan, location);
         break;
     case PLAN_PROJECT: {
-        int pos = thread_rowid(b, n->left, location);
+        int pos = thread_rowid(b, n->left, scan, location);
         Expr **ex = MEM_NEW_ARRAY(b->arena, Expr *, n->ncols + 1);
         memcpy(ex, n->exprs, sizeof(Expr *) * (size_t)n->ncols);
-        ex[n->ncols] = plan__make_expr(b->arena, EXPR_COLUMN, SQLTYPE(TYPE_INT8), -1, 0);
-        ex[n->ncols]->index = pos;
+        ex[n->ncols] = column(b, SQLTYPE(TYPE_INT8), pos);
         n->exprs = ex;
         break;
     }
+    case PLAN_HASH_JOIN: case PLAN_NESTED_LOOP:
+        if (holds(n->left, scan)) {
+            int nl = n->left->ncols;
+            thread_rowid(b, n->left, scan, location);
+            if (n->join_type == PJOIN_SEMI || n->join_type == PJOIN_ANTI || n->join_type == PJOIN_ANTI_NULL)
+                break;                   /* output = left columns: the locator is already last */
+            join_left_locator(b, n, nl); /* n is now a projection, locator to be appended */
+            break;
+        }
+        if (n->join_type >= PJOIN_SEMI)
+            unsupported(b, location, "this form of UPDATE or DELETE");
+        thread_rowid(b, n->right, scan, location);   /* right columns come last */
+        break;
     default:
-        unsupported(b, location, "this form of WHERE clause in UPDATE or DELETE");
+        unsupported(b, location, "this form of UPDATE or DELETE");
     }
     SqlType *types = MEM_NEW_ARRAY(b->arena, SqlType, n->ncols + 1);
     const char **names = MEM_NEW_ARRAY(b->arena, const char *, n->ncols + 1);
@@ -137,22 +235,64 @@ static void set_outputs(Binder *b, PlanNode *top, int rowid_pos, Expr **vals, in
     top->ncols = n + 1;
 }
 
-static Plan *finish(Binder *b, PlanKind kind, const char *command, StoreTable *t, PlanNode *child)
+/* The leaf of the re-check tree: the re-fetched versions (worktable wt, in
+ * the scan's columns, locator last), through the scan's own filter. */
+static PlanNode *recheck_leaf(Binder *b, const PlanNode *scan, int wt)
+{
+    PlanNode *w = plan__new_node(b->arena, PLAN_WORKTABLE_SCAN, scan->ncols);
+    for (int c = 0; c < scan->ncols; c++) {
+        w->col_types[c] = scan->col_types[c];
+        w->col_names[c] = scan->col_names ? scan->col_names[c] : NULL;
+    }
+    w->worktable_id = wt;
+    w->table = scan->table;
+    w->scan_cols = scan->scan_cols;
+    w->alias = store_table_name(scan->table);
+    if (!scan->scan_filter)
+        return w;
+    PlanNode *f = plan__new_node(b->arena, PLAN_FILTER, scan->ncols);
+    for (int c = 0; c < scan->ncols; c++) {
+        f->col_types[c] = w->col_types[c];
+        f->col_names[c] = w->col_names[c];
+    }
+    f->predicate = scan->scan_filter;
+    f->left = w;
+    return f;
+}
+
+/* EvalPlanQual's plan (see plan.h, PLAN_UPDATE): a copy of the path from
+ * n down to the target's scan with the scan replaced by recheck_leaf;
+ * subtrees off the path are shared, not copied (plans are immutable). */
+static PlanNode *recheck_copy(Binder *b, const PlanNode *n, const PlanNode *scan, int wt)
+{
+    if (n == scan)
+        return recheck_leaf(b, scan, wt);
+    PlanNode *c = MEM_NEW(b->arena, PlanNode);
+    *c = *n;
+    if (holds(n->left, scan))
+        c->left = recheck_copy(b, n->left, scan, wt);
+    else
+        c->right = recheck_copy(b, n->right, scan, wt);
+    return c;
+}
+
+static Plan *finish(Binder *b, PlanKind kind, const char *command, StoreTable *t, PlanNode *child,
+                    const PlanNode *scan)
 {
     PlanNode *m = plan__new_node(b->arena, kind, 0);
     m->left = child;
     m->target = t;
     m->table = t;
+    if (!b->counters)
+        b->counters = MEM_NEW_ARRAY(b->arena, int, 4);
+    m->right = recheck_copy(b, child, scan, b->counters[0]++);
     Plan *p = plan__new_plan(b, PLAN_STMT_INSERT, command);
     p->root = m;
     return p;
 }
 
-static void check_common(Binder *b, const Node *stmt, const List *from, const WithClause *with,
-                         bool current_of)
+static void check_common(Binder *b, const Node *stmt, const WithClause *with, bool current_of)
 {
-    if (from)
-        unsupported(b, stmt->location, "UPDATE ... FROM / DELETE ... USING");
     if (with)
         unsupported(b, stmt->location, "WITH in UPDATE or DELETE");
     if (current_of)
@@ -196,53 +336,122 @@ static int *set_columns(Binder *b, const UpdateStmt *s, StoreTable *t)
     return setcol;
 }
 
+/* The range entry of the target (the first FROM item) and its scan. */
+static const PlanNode *target_scan(Binder *b, int location)
+{
+    if (b->nrtes < 1 || !b->scan_nodes || !b->scan_nodes[0])
+        unsupported(b, location, "this form of UPDATE or DELETE");
+    return b->scan_nodes[0];
+}
+
+/* RETURNING may name the FROM / USING items: their range entries (found
+ * by binding the FROM clause alone in a scratch binder) become range
+ * entries of the RETURNING binder (plan_returning.c), and "ref.col" for
+ * each of their columns is appended to *targets, so the modify node's
+ * child carries them after the row. Returns the entries (RangeEntry *). */
+static List *returning_sources(Binder *b, RangeVar *rv, const List *from, const List *returning,
+                               List **targets)
+{
+    if (!returning || !from)
+        return NULL;
+    Binder tmp;
+    plan__binder_init(&tmp, b->ctx);
+    tmp.nparams = b->nparams;
+    tmp.param_cap = b->param_cap;
+    tmp.param_types = b->param_types;
+    tmp.param_fixed = b->param_fixed;
+    tmp.param_nodes = b->param_nodes;
+    tmp.params_fixed = b->params_fixed;
+    tmp.counters = b->counters;
+    plan__plan_select(&tmp, make_select(&tmp, rv, from, NULL, NULL));
+    b->counters = tmp.counters;
+    List *rtes = NULL;
+    for (int i = 1; i < tmp.nrtes; i++) {   /* 0 is the target */
+        const RangeEntry *r = tmp.rtes[i];
+        for (int c = 0; c < r->ncols; c++) {
+            ColumnRef *cr = MEM_NEW(b->arena, ColumnRef);
+            cr->node.tag = T_ColumnRef;
+            cr->node.location = -1;
+            cr->fields = list_append(b->arena, list_make1(b->arena, (void *)r->refname), (void *)r->colnames[c]);
+            ResTarget *rt = MEM_NEW(b->arena, ResTarget);
+            rt->node.tag = T_ResTarget;
+            rt->node.location = -1;
+            rt->val = &cr->node;
+            *targets = list_append(b->arena, *targets, rt);
+        }
+        rtes = list_append(b->arena, rtes, (void *)r);
+    }
+    return rtes;
+}
+
+/* The locator, vals[0..nvals), then the top's columns [from, from+nextra). */
+static Expr **with_extras(Binder *b, PlanNode *top, Expr **vals, int nvals, int from, int nextra)
+{
+    Expr **all = MEM_NEW_ARRAY(b->arena, Expr *, nvals + nextra + 1);
+    memcpy(all, vals, sizeof(Expr *) * (size_t)nvals);
+    for (int i = 0; i < nextra; i++)
+        all[nvals + i] = top->exprs[from + i];
+    return all;
+}
+
 Plan *plan__plan_update(Binder *b, const UpdateStmt *s)
 {
-    check_common(b, &s->node, s->from_clause, s->with_clause, s->current_of);
+    check_common(b, &s->node, s->with_clause, s->current_of);
     RangeVar *rv = s->relation;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
     int ncols = store_table_ncols(t);
+    int nset = list_len(s->target_list);
     int *setcol = set_columns(b, s, t);
     List *targets = old_columns(b, rv, t);
-    for (int k = 0; k < list_len(s->target_list); k++) {
+    for (int k = 0; k < nset; k++) {
         const ResTarget *rt = list_nth(s->target_list, k);
         ResTarget *v = MEM_NEW(b->arena, ResTarget);
         v->node = rt->node;
         v->val = rt->val;
         targets = list_append(b->arena, targets, v);
     }
+    int before = list_len(targets);
+    List *rvs = returning_sources(b, rv, s->from_clause, s->returning_list, &targets);
+    int nextra = list_len(targets) - before;
     b->keep_unknown = true;   /* SET a = '5': the literal is typed by the column */
-    SelectResult r = plan__plan_select(b, make_select(b, rv, s->where_clause, targets));
+    SelectResult r = plan__plan_select(b, make_select(b, rv, s->from_clause, s->where_clause, targets));
     b->keep_unknown = false;
     PlanNode *top = top_project(b, r.root);
-    int rowid_pos = thread_rowid(b, top->left, rv->node.location);
+    const PlanNode *scan = target_scan(b, rv->node.location);
+    int rowid_pos = thread_rowid(b, top->left, scan, rv->node.location);
     Expr **vals = MEM_NEW_ARRAY(b->arena, Expr *, ncols + 1);
     for (int c = 0; c < ncols; c++)
         vals[c] = top->exprs[c];
-    for (int k = 0; k < list_len(s->target_list); k++) {
+    for (int k = 0; k < nset; k++) {
         const StoreColumnDef *col = store_table_column(t, setcol[k]);
         Expr *e = top->exprs[ncols + k];
         if (e->location < 0)
             e->location = ((const ResTarget *)list_nth(s->target_list, k))->val->location;
         vals[setcol[k]] = plan__remap(b, assign(b, e, col), NULL, 0);
     }
-    set_outputs(b, top, rowid_pos, vals, ncols);
-    Plan *p = finish(b, PLAN_UPDATE, "UPDATE", t, top);
-    plan__plan_returning(b, p, rv, t, s->returning_list);
+    set_outputs(b, top, rowid_pos, with_extras(b, top, vals, ncols, ncols + nset, nextra), ncols + nextra);
+    Plan *p = finish(b, PLAN_UPDATE, "UPDATE", t, top, scan);
+    plan__plan_returning_from(b, p, rv, t, s->returning_list, rvs);
     return p;
 }
 
 Plan *plan__plan_delete(Binder *b, const DeleteStmt *s)
 {
-    check_common(b, &s->node, s->using_clause, s->with_clause, s->current_of);
+    check_common(b, &s->node, s->with_clause, s->current_of);
     RangeVar *rv = s->relation;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
+    int ncols = store_table_ncols(t);
     bool ret = s->returning_list != NULL;   /* then the old row follows the locator */
-    SelectResult r = plan__plan_select(b, make_select(b, rv, s->where_clause, ret ? old_columns(b, rv, t) : NULL));
+    List *targets = ret ? old_columns(b, rv, t) : NULL;
+    List *rvs = returning_sources(b, rv, s->using_clause, s->returning_list, &targets);
+    int nout = list_len(targets);
+    SelectResult r = plan__plan_select(b, make_select(b, rv, s->using_clause, s->where_clause, targets));
     PlanNode *top = top_project(b, r.root);
-    int rowid_pos = thread_rowid(b, top->left, rv->node.location);
-    set_outputs(b, top, rowid_pos, ret ? top->exprs : NULL, ret ? store_table_ncols(t) : 0);
-    Plan *p = finish(b, PLAN_DELETE, "DELETE", t, top);
-    plan__plan_returning(b, p, rv, t, s->returning_list);
+    const PlanNode *scan = target_scan(b, rv->node.location);
+    int rowid_pos = thread_rowid(b, top->left, scan, rv->node.location);
+    set_outputs(b, top, rowid_pos, ret ? with_extras(b, top, top->exprs, ncols, ncols, nout - ncols) : NULL,
+                ret ? nout : 0);
+    Plan *p = finish(b, PLAN_DELETE, "DELETE", t, top, scan);
+    plan__plan_returning_from(b, p, rv, t, s->returning_list, rvs);
     return p;
 }

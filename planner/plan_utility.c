@@ -313,14 +313,25 @@ static Plan *plan_alter_role(Binder *b, const AlterRoleStmt *s)
 Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt)
 {
     switch (stmt->tag) {
-    case T_CreateStmt: return plan_create(b, (const CreateStmt *)stmt);
-    case T_DropStmt: return plan_drop(b, (const DropStmt *)stmt);
+    case T_CreateStmt: {   /* sequences: serial / identity columns */
+        PlanSeqStmt *sq;
+        const CreateStmt *cs = plan__seq_rewrite_create(b, (const CreateStmt *)stmt, &sq);
+        return plan__seq_wrap(b, plan_create(b, cs), sq);
+    }
+    case T_CreateSeqStmt: case T_AlterSeqStmt: return plan__plan_sequence(b, stmt);   /* sequences */
+    case T_DropStmt:
+        if (((const DropStmt *)stmt)->remove_type == OBJECT_SEQUENCE)   /* sequences */
+            return plan__plan_sequence(b, stmt);
+        return plan_drop(b, (const DropStmt *)stmt);
     case T_TransactionStmt: return plan_transaction(b, raw, (const TransactionStmt *)stmt);
     case T_VariableSetStmt: return plan_set(b, (const VariableSetStmt *)stmt);
     case T_VariableShowStmt: return plan_show(b, (const VariableShowStmt *)stmt);
     case T_AlterRoleStmt: return plan_alter_role(b, (const AlterRoleStmt *)stmt);
     case T_ViewStmt: return plan__create_view(b, raw, (const ViewStmt *)stmt);
-    case T_TruncateStmt: case T_VacuumStmt: case T_CheckPointStmt: case T_SavepointStmt: case T_AlterTableStmt:
+    case T_CreateTableAsStmt: return plan__plan_ctas(b, (const CreateTableAsStmt *)stmt);
+    case T_TruncateStmt:   /* sequences: RESTART IDENTITY */
+        return plan__seq_truncate(b, (const TruncateStmt *)stmt, plan__plan_ddl3(b, raw, stmt));
+    case T_VacuumStmt: case T_CheckPointStmt: case T_SavepointStmt: case T_AlterTableStmt:
     case T_CreateSchemaStmt: case T_CreateRoleStmt: case T_DropRoleStmt: case T_CreatedbStmt: case T_DropdbStmt:
         return plan__plan_ddl3(b, raw, stmt);
     default:

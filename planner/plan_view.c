@@ -118,7 +118,7 @@ PlanNode *plan__expand_view(Binder *b, const RangeVar *rv, const char ***names)
 {
     ViewDef *v = lookup(b, rv);
     if (!v)
-        return NULL;
+        return plan__seq_expand(b, rv, names);   /* sequences: SELECT * FROM seq */
     List *stmts = parse_sql(b->arena, v->sql);
     const RawStmt *raw = list_nth(stmts, 0);
     Binder child;

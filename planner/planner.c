@@ -170,7 +170,9 @@ static Plan *plan_with(Binder *b, const RawStmt *stmt)
 {
     const Node *n = stmt->stmt;
     Plan *p;
-    if (IS_A(n, SelectStmt))
+    if (IS_A(n, SelectStmt) && plan__select_into((const SelectStmt *)n))
+        p = plan__plan_select_into(b, (const SelectStmt *)n);   /* plan_ctas.c */
+    else if (IS_A(n, SelectStmt))
         p = plan_query(b, (const SelectStmt *)n);
     else if (IS_A(n, InsertStmt))
         p = plan__plan_insert(b, (const InsertStmt *)n);

@@ -168,6 +168,15 @@ typedef struct Binder {
     bool qualify;            /* EXPLAIN names carry the table name even with one table */
     Expr **param_subst;      /* EXECUTE: $n is replaced by param_subst[n-1] (constants) */
     int nparam_subst;
+    /* set-returning functions (bind_srf.c): allowed while binding a select
+     * list or ORDER BY; srf_cond names a conditional construct (CASE,
+     * COALESCE) being bound, where they are refused */
+    bool srf_allowed;
+    const char *srf_cond;
+    /* a non-LATERAL subquery or VALUES in FROM: its outer references skip
+     * the parent's own FROM items and reach only the enclosing queries */
+    bool outer_skip_parent;
+    const char *srf_call;    /* "aggregate" / "window": binding such a call's arguments */
 } Binder;
 
 /* ---- planner.c ---- */
@@ -239,6 +248,20 @@ StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, 
                                bool missing_ok);
 const char *plan__creation_schema(Binder *b, const char *schema);
 
+/* ---- plan_sequence.c (sequences) ---- */
+/* CREATE/ALTER SEQUENCE, DROP SEQUENCE → UTIL_SEQUENCE. */
+Plan *plan__plan_sequence(Binder *b, const Node *stmt);
+/* CREATE TABLE with serial/identity columns: the rewritten statement (s
+ * itself when there are none; *seq NULL then); plan__seq_wrap wraps the
+ * ordinary plan of the rewritten statement with the sequences to create. */
+const CreateStmt *plan__seq_rewrite_create(Binder *b, const CreateStmt *s, struct PlanSeqStmt **seq);
+Plan *plan__seq_wrap(Binder *b, Plan *inner, struct PlanSeqStmt *seq);
+/* TRUNCATE ... RESTART IDENTITY: inner wrapped to restart owned sequences. */
+Plan *plan__seq_truncate(Binder *b, const TruncateStmt *s, Plan *inner);
+/* FROM a sequence: its row (last_value, log_cnt, is_called) as a derived
+ * table, or NULL when rv names no sequence. */
+PlanNode *plan__seq_expand(Binder *b, const RangeVar *rv, const char ***names);
+
 /* GROUPING(a, b): EXPR_AGG_RESULT with index PLAN_GROUPING_BASE + k (k in Binder.groupings) */
 #define PLAN_GROUPING_BASE 1000000
 Expr *plan__bind_grouping(Binder *b, const FuncCall *fc);
@@ -286,6 +309,22 @@ typedef struct SemiJoin {
     Expr *in_eq;
 } SemiJoin;
 Expr *plan__bind_sublink(Binder *b, const SubLink *s);
+
+/* ---- bind_srf.c: set-returning functions ---- */
+/* Whether name is a set-returning function, and which. */
+bool plan__srf_lookup(const char *name, TableFuncKind *kind);
+/* Resolve and coerce the arguments of SRF name (kind) in place; fills up
+ * to nargs + 1 column types and names; returns the column count. 42883 as
+ * PostgreSQL when no signature matches. */
+int plan__srf_resolve(Binder *b, const char *name, TableFuncKind kind, Expr **args, int nargs, int location,
+                      SqlType *col_types, const char **col_names);
+/* A select-list SRF call → EXPR_SRF (0A000 where SRFs are not allowed). */
+Expr *plan__bind_srf(Binder *b, const FuncCall *fc, TableFuncKind kind);
+/* Whether e contains an EXPR_SRF. */
+bool plan__expr_has_srf(const Expr *e);
+/* PLAN_PROJECT_SET nodes over top for the SRFs in exprs (positional over
+ * top), innermost first; rewrites exprs to read their results. */
+PlanNode *plan__plan_srfs(Binder *b, PlanNode *top, Expr **exprs, int n);
 
 /* ---- plan_setop.c ---- */
 typedef struct SelectResult SelectResult;
@@ -335,11 +374,21 @@ Plan *plan__plan_insert(Binder *b, const InsertStmt *s);
 /* ---- plan_update.c ---- */
 Plan *plan__plan_update(Binder *b, const UpdateStmt *s);
 Plan *plan__plan_delete(Binder *b, const DeleteStmt *s);
+/* ---- plan_ctas.c: CREATE TABLE ... AS, SELECT ... INTO ---- */
+Plan *plan__plan_ctas(Binder *b, const CreateTableAsStmt *s);
+/* The INTO of SELECT ... INTO (on the first leaf of set operations), NULL = none. */
+const IntoClause *plan__select_into(const SelectStmt *s);
+Plan *plan__plan_select_into(Binder *b, const SelectStmt *s);
 /* ---- plan_returning.c ---- */
 /* With a RETURNING list: make p->root (a modify node) output the written
  * rows of t and put a projection of the list above it; p's result columns
  * describe it. No-op when returning is NULL. */
 void plan__plan_returning(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning);
+/* The same for UPDATE ... FROM / DELETE ... USING: sources are the range entries
+ * (RangeEntry *) of the FROM / USING items, whose columns follow the target's in
+ * the modify node's output. */
+void plan__plan_returning_from(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning,
+                               const List *sources);
 Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt);
 /* TRUNCATE / VACUUM / ANALYZE / CHECKPOINT (plan_ddl3.c); NULL for other statements. */
 Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt);

@@ -248,9 +248,13 @@ static void message_loop(ProtoConn *c)
             /* A cancel that arrived while we waited for this message cancels
              * nothing (PostgreSQL ignores it while reading a command). */
             atomic_store(&c->interrupt, ERR_INTERRUPT_NONE);
+            if (type == 'E')   /* statement_timeout (Query messages arm it per statement) */
+                proto_timeout_arm(&c->interrupt, guc_get_int(c->session->guc, "statement_timeout"));
             dispatch(c, type);
+            proto_timeout_disarm(&c->interrupt);
             err_pop(&jmp);
         } else {
+            proto_timeout_disarm(&c->interrupt);
             handle_error(c, type);
         }
     }

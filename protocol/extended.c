@@ -131,6 +131,14 @@ static void binary_param(SqlType t, const char *data, size_t len, int idx, MemAr
     if (!ti || !proto_binary_supported(t.oid))
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "binary format is not supported for parameters of type %s",
                   ti ? ti->sql_name : "unknown");
+    if (t.oid == TYPE_NUMERIC) {
+        proto_numeric_recv(data, len, t.typmod, idx, a, out);
+        return;
+    }
+    if (t.oid == TYPE_INTERVAL || t.oid == TYPE_UUID || t.oid == TYPE_BYTEA) {
+        proto_binary_bytes_recv(t.oid, data, len, idx, a, out);   /* binary_numeric.c */
+        return;
+    }
     if (ti->phys == PHYS_STR) {
         type_input(t, data, len, a, out);
         return;

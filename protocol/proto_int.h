@@ -337,5 +337,22 @@ void proto_copy(ProtoConn *c, const char *sql, const RawStmt *raw, MemArena *are
                 size_t tag_size);
 /* Whether binary output is implemented for this type. */
 bool proto_binary_supported(uint32_t type_oid);
+/* numeric's binary wire form (binary_numeric.c): send = PostgreSQL's
+ * numeric_send of a packed numeric (bytes in arena); recv parses one
+ * parameter (typmod applied; 22P03 for malformed data, idx names it). */
+/* statement_timeout (timeout.c): after timeout_ms (<= 0: never) the
+ * watcher thread sets *flag to ERR_INTERRUPT_TIMEOUT; disarm removes the
+ * deadline and clears a timeout that fired too late to matter. */
+void proto_timeout_arm(atomic_int *flag, int timeout_ms);
+void proto_timeout_disarm(atomic_int *flag);
+StrRef proto_numeric_send(StrRef num, MemArena *arena);
+void proto_numeric_recv(const char *data, size_t len, int32_t typmod, int idx, MemArena *arena, Value *out);
+/* interval's binary form (int64 µs, int32 days, int32 months, big-endian)
+ * from the 16-byte in-memory one; and the parameters whose binary form is
+ * raw bytes or that (interval): uuid (16 bytes), bytea, interval; as
+ * PostgreSQL, too few bytes are 08P01, too many 22P03. */
+StrRef proto_interval_send(StrRef iv, MemArena *arena);
+void proto_binary_bytes_recv(uint32_t type_oid, const char *data, size_t len, int idx, MemArena *arena,
+                             Value *out);
 
 #endif

@@ -229,7 +229,8 @@ bool proto_binary_supported(uint32_t oid)
     case TYPE_BOOL: case TYPE_INT2: case TYPE_INT4: case TYPE_INT8:
     case TYPE_FLOAT4: case TYPE_FLOAT8: case TYPE_TEXT: case TYPE_VARCHAR:
     case TYPE_BPCHAR: case TYPE_NAME: case TYPE_UNKNOWN: case TYPE_DATE:
-    case TYPE_TIMESTAMP:
+    case TYPE_TIMESTAMP: case TYPE_NUMERIC: case TYPE_TIMESTAMPTZ: case TYPE_TIME:
+    case TYPE_UUID: case TYPE_BYTEA: case TYPE_INTERVAL:
         return true;
     default:
         return false;
@@ -264,6 +265,10 @@ static void binary_column(const Vector *v, const Batch *b, MemArena *arena, StrR
                 continue;
             }
             out[i] = ((const StrRef *)v->data)[v->is_const ? 0 : row];
+            if (v->type.oid == TYPE_NUMERIC)
+                out[i] = proto_numeric_send(out[i], arena);
+            else if (v->type.oid == TYPE_INTERVAL)
+                out[i] = proto_interval_send(out[i], arena);
             if (!out[i].ptr)
                 out[i].ptr = "";
         }

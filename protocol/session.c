@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/guc.h"
+#include "executor/catalog.h"
 #include "executor/executor.h"
 #include "planner/planner.h"
 
@@ -169,8 +170,11 @@ void proto_session_destroy(ProtoSession *s)
         proto_stmt_release(st);
     }
     plan_session_release(&s->plan_state);
-    if (s->exec)
+    if (s->exec) {
+        if (exec_catalog_session() == s->exec)
+            exec_catalog_set_session(NULL);
         exec_session_destroy(s->exec);
+    }
     if (s->guc)
         guc_session_destroy(s->guc);
     for (int i = 0; i < s->nreported; i++) {

@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "common/guc.h"
 #include "executor/executor.h"
 #include "parser/ast.h"
 #include "parser/parser.h"
@@ -78,8 +79,14 @@ static void run_query(ProtoConn *c, QueryState *qs, const char *sql)
     List *stmts = parse_sql(qs->parse_arena, sql);
     if (list_len(stmts) == 0)
         proto_send_simple(c, 'I');   /* EmptyQueryResponse */
-    for (int i = 0; i < list_len(stmts); i++)
+    for (int i = 0; i < list_len(stmts); i++) {
+        /* statement_timeout is armed per statement, with the value a SET
+         * earlier in this string may have changed (PostgreSQL's behaviour);
+         * conn.c disarms after the message */
+        proto_timeout_disarm(&c->interrupt);
+        proto_timeout_arm(&c->interrupt, guc_get_int(c->session->guc, "statement_timeout"));
         run_statement(c, qs, sql, list_nth(stmts, i));
+    }
     exec_session_sync(c->session->exec);
 }
 

@@ -25,6 +25,7 @@
 #include <openssl/ssl.h>
 #include "common/guc.h"
 #include "common/password.h"
+#include "executor/catalog.h"
 #include "executor/executor.h"
 #include "storage/storage.h"
 
@@ -250,6 +251,8 @@ static void start_session(ProtoConn *c, MemArena *a, StartupParams *sp)
     c->session = proto_session_create(sp->user, sp->database, superuser);
     apply_settings(c->session, sp);
     c->session->exec = exec_session_create(c->session->user, c->session->database, c->session->guc);
+    exec_catalog_set_session(c->session->exec);   /* pg_settings, current_user, ... (this thread) */
+    exec_catalog_set_backend_pid(c->pid);
     proto_session_report_params(c, true);
     size_t start = proto_msg_begin(&c->out, 'K');
     strbuf_append_be32(&c->out, (uint32_t)c->pid);

@@ -85,14 +85,20 @@ void store_table_add_pkey(StoreTable *t, StoreTxn *x, int npkey, const int *pkey
     bool *prev = store__calloc((size_t)t->ncols, sizeof *prev);
     store__undo_push(x, (StoreUndo){.kind = UNDO_ADD_PKEY, .table = t});
     x->nundo--;
+    /* Key columns stay in memory (the index reads them): reload cold ones
+     * first, with checkpoints' freezes held off (cold.c). */
+    pthread_mutex_lock(&t->freeze_mu);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
+        store__run_thaw(t, npkey, pkey);
         pk_install(t, npkey, pkey);
         err_pop(&jmp);
     } else {
+        pthread_mutex_unlock(&t->freeze_mu);
         free(prev);
         err_rethrow();
     }
+    pthread_mutex_unlock(&t->freeze_mu);
     for (int c = 0; c < t->ncols; c++)
         prev[c] = t->cols[c].not_null;
     for (int k = 0; k < npkey; k++)

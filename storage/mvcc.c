@@ -320,14 +320,12 @@ StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, co
     return STORE_WRITE_OK;
 }
 
-bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, const int *cols,
-                     Batch *out)
+/* Copy row rowid's columns into out (cold chunks through ref, cold.c). */
+static void fetch_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, uint64_t rowid,
+                         int ncols, const int *cols, Batch *out)
 {
-    uint64_t limit = x && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x
-                         ? atomic_load(&t->nrows) : atomic_load(&t->committed);
-    if (t->data_freed || rowid >= limit)
-        return false;
     const StoreRowGroup *g = store__group(t, rowid / STORE_GROUP_ROWS);
+    uint64_t start = rowid - rowid % STORE_GROUP_ROWS;
     uint32_t off = (uint32_t)(rowid % STORE_GROUP_ROWS);
     for (int i = 0; i < ncols; i++) {
         Vector *v = &out->cols[i];
@@ -337,8 +335,8 @@ bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, cons
             continue;
         }
         const StoreChunk *ch = &g->chunks[cols[i]];
-        memcpy(v->data, (const char *)ch->data + (size_t)off * t->width[cols[i]],
-               t->width[cols[i]]);
+        const char *src = store__chunk_values(t, ref, cc, ch, cols[i], start);
+        memcpy(v->data, src + (size_t)off * t->width[cols[i]], t->width[cols[i]]);
         bool valid = (__atomic_load_n(&ch->validity[off >> 6], __ATOMIC_RELAXED) >> (off & 63)) & 1;
         v->validity = NULL;
         if (!valid)
@@ -346,6 +344,28 @@ bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, cons
     }
     out->count = 1;
     out->sel = NULL;
+}
+
+bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, const int *cols,
+                     Batch *out)
+{
+    uint64_t limit = x && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x
+                         ? atomic_load(&t->nrows) : atomic_load(&t->committed);
+    if (t->data_freed || rowid >= limit)
+        return false;
+    StoreRunRef *ref = store__run_acquire(t);  /* before reading chunk pointers */
+    StoreColdCache cc = {.group = UINT32_MAX};
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        fetch_values(t, &ref, &cc, rowid, ncols, cols, out);
+        err_pop(&jmp);
+    } else {
+        store__cold_cache_free(&cc);
+        store__run_release(t, ref);
+        err_rethrow();
+    }
+    store__cold_cache_free(&cc);
+    store__run_release(t, ref);
     return true;
 }
 

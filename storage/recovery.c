@@ -290,61 +290,112 @@ static void apply_catalog(Cursor *c, uint8_t type, StoreTxn *x)
         store__schema_drop_db(oid, name, x);
 }
 
-/* Load the rows of a checkpoint run (ckpt_table) back into the table. */
-static void apply_table_run(Cursor *c, StoreTxn *x, MemArena *a, uint64_t gen)
+/* Append table rows [first, end) from run r (its row 0 is table row
+ * first) one run group at a time; the non-key fixed-width arrays of each
+ * group are freed right after it is loaded (cold.c). */
+static void load_run_rows(StoreTable *t, StoreTxn *x, MemArena *a, MemArena *ga, RunReader *r,
+                          const char *path, uint64_t first, uint64_t end)
 {
-    StoreTable *t = table_of(c, take32(c));
-    uint64_t nrows = take64(c);
+    int nc = t->ncols;
+    if (run_schema(r)->ncols != nc + 1)
+        err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" does not match table \"%s\"", path,
+                  t->name);
+    Batch *b = MEM_NEW(a, Batch);
+    b->ncols = nc;
+    b->cols = MEM_NEW_ARRAY(a, Vector, nc ? nc : 1);
+    for (int col = 0; col < nc; col++)
+        vec_init(&b->cols[col], t->cols[col].type, a);
+    for (uint32_t g = 0; g < run_group_count(r) && atomic_load(&t->nrows) < end; g++) {
+        RunChunk *ch = mem_alloc(ga, sizeof(RunChunk) * (size_t)(nc + 3));
+        for (int col = 0; col < nc + 3; col++)
+            run_chunk_read(r, g, col, ga, &ch[col]);  /* + row number, version, deleted */
+        const int64_t *rowno = ch[nc].values;
+        const bool *del = ch[nc + 2].values;
+        for (uint32_t off = 0; off < ch[0].count; off += VEC_CAPACITY) {
+            uint64_t base = atomic_load(&t->nrows);
+            if (base >= end)
+                break;
+            uint32_t n = ch[0].count - off < VEC_CAPACITY ? ch[0].count - off : VEC_CAPACITY;
+            if (n > end - base)
+                n = (uint32_t)(end - base);
+            if ((uint64_t)rowno[off] != base)
+                err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\": row %lld out of order",
+                          path, (long long)rowno[off]);
+            for (int col = 0; col < nc; col++)
+                run_chunk_to_vector(&ch[col], off, n, &b->cols[col]);
+            b->count = n;
+            store__append_locked(t, x, b);
+            for (uint32_t i = 0; i < n; i++)
+                if (del[off + i])
+                    store__replay_delete(t, x, base + i, 0);
+        }
+        mem_arena_reset(ga);
+        store__run_freeze_now(t, first, atomic_load(&t->nrows), nc);
+    }
+    if (atomic_load(&t->nrows) != end)
+        err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" holds %llu rows, expected %llu", path,
+                  (unsigned long long)(atomic_load(&t->nrows) - first),
+                  (unsigned long long)(end - first));
+}
+
+/* Table rows [first, end) from checkpoint/<gen>.<oid>.run: the run becomes
+ * one of the table's (cold.c); stamps (xmin = version, deletions), validity,
+ * zone maps, keys and strings are loaded, other columns stay in the run. */
+static void table_run_load(Cursor *c, StoreTxn *x, MemArena *a, StoreTable *t, uint64_t gen,
+                           uint64_t first, uint64_t end)
+{
     char path[4200];
     snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
              (unsigned long long)gen, t->oid);
     store__txn_acquire_write(x, t);
-    RunReader *r = run_open(path);
+    if (atomic_load(&t->nrows) != first || end < first)
+        bad_record(c);
+    store__run_attach(t, path, gen, first, end);
+    RunReader *r = t->run_cur->spans[t->run_cur->nspans - 1].run->reader;
+    MemArena *ga = mem_arena_create("checkpoint run");
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        const RunSchema *sc = run_schema(r);
-        int nc = t->ncols;
-        if (sc->ncols != nc + 1)
-            err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" does not match table \"%s\"", path,
-                      t->name);
-        Batch *b = MEM_NEW(a, Batch);
-        b->ncols = nc;
-        b->cols = MEM_NEW_ARRAY(a, Vector, nc ? nc : 1);
-        for (int col = 0; col < nc; col++)
-            vec_init(&b->cols[col], t->cols[col].type, a);
-        MemArena *ga = mem_arena_create("checkpoint run");
-        for (uint32_t g = 0; g < run_group_count(r); g++) {
-            RunChunk *ch = mem_alloc(ga, sizeof(RunChunk) * (size_t)(nc + 3));
-            for (int col = 0; col < nc + 3; col++)
-                run_chunk_read(r, g, col, ga, &ch[col]);  /* + row number, version, deleted */
-            const int64_t *rowno = ch[nc].values;
-            const bool *del = ch[nc + 2].values;
-            for (uint32_t off = 0; off < ch[0].count; off += VEC_CAPACITY) {
-                uint32_t n = ch[0].count - off < VEC_CAPACITY ? ch[0].count - off : VEC_CAPACITY;
-                uint64_t base = atomic_load(&t->nrows);
-                if ((uint64_t)rowno[off] != base)
-                    err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\": row %lld out of order",
-                              path, (long long)rowno[off]);
-                for (int col = 0; col < nc; col++)
-                    run_chunk_to_vector(&ch[col], off, n, &b->cols[col]);
-                b->count = n;
-                store__append_locked(t, x, b);
-                for (uint32_t i = 0; i < n; i++)
-                    if (del[off + i])
-                        store__replay_delete(t, x, base + i, 0);
-            }
-            mem_arena_reset(ga);
-        }
-        mem_arena_destroy(ga);
-        if (atomic_load(&t->nrows) != nrows)
-            err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" holds %llu rows, expected %llu", path,
-                      (unsigned long long)atomic_load(&t->nrows), (unsigned long long)nrows);
+        load_run_rows(t, x, a, ga, r, path, first, end);
         err_pop(&jmp);
     } else {
-        run_close(r);
+        mem_arena_destroy(ga);
         err_rethrow();
     }
-    run_close(r);
+    mem_arena_destroy(ga);
+    store__run_trim();
+}
+
+/* TABLE_RUN (one run holding rows [0, rows), written by this checkpoint). */
+static void apply_table_run(Cursor *c, StoreTxn *x, MemArena *a, uint64_t gen)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t nrows = take64(c);
+    table_run_load(c, x, a, t, gen, 0, nrows);
+}
+
+/* TABLE_RUNS: rows [first, end) from the run written by checkpoint gen. */
+static void apply_table_runs(Cursor *c, StoreTxn *x, MemArena *a)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t gen = take64(c), first = take64(c), end = take64(c);
+    table_run_load(c, x, a, t, gen, first, end);
+}
+
+/* TABLE_DELS: rows deleted (committed) since the runs holding them were
+ * written (a run's deleted flags are as of its own checkpoint). */
+static void apply_table_dels(Cursor *c, StoreTxn *x)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t n = take64(c);
+    store__txn_acquire_write(x, t);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t from = take64(c), to = take64(c);
+        if (from > to || to > atomic_load(&t->nrows))
+            bad_record(c);
+        for (uint64_t row = from; row < to; row++)
+            if (atomic_load(store__xmax_of(t, row)) == 0)
+                store__replay_delete(t, x, row, 0);
+    }
 }
 
 static void apply_add_pkey(Cursor *c, StoreTxn *x, MemArena *a)
@@ -397,11 +448,14 @@ static void apply_record(const Rec *r, const char *path, StoreTxn *x, MemArena *
     case WAL_DELETE: apply_delete(&c, x); break;
     case WAL_ADD_PKEY: apply_add_pkey(&c, x, a); break;
     case WAL_TABLE_RUN: apply_table_run(&c, x, a, replay_gen); break;
+    case WAL_TABLE_RUNS: apply_table_runs(&c, x, a); break;
+    case WAL_TABLE_DELS: apply_table_dels(&c, x); break;
     case WAL_ADD_COLUMN: apply_add_column(&c, x, a); break;
     case WAL_CREATE_DB:
     case WAL_DROP_DB:
     case WAL_CREATE_SCHEMA:
     case WAL_DROP_SCHEMA: apply_catalog(&c, r->type, x); break;
+    case WAL_SEQUENCE: store__seq_replay(r->payload, r->len); break; /* sequences */
     default: bad_record(&c);
     }
 }
@@ -595,6 +649,7 @@ void store__recover(void)
     mkdir_in("checkpoint");
     uint64_t gen = read_control();
     uint64_t last_seq = 0;
+    store__seq_reset(); /* sequences */
     store_g.replaying = true;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
@@ -633,7 +688,14 @@ typedef struct CkptTable {
     StoreTable *t;
     uint64_t rows;
     int ncols;
+    bool wrote;      /* phase B wrote a run of rows [first, rows) (cold.c installs it) */
+    uint64_t first;
 } CkptTable;
+
+/* Incremental flush: a checkpoint writes only the rows appended since the
+ * table's last run; when the table already has this many runs (or its
+ * columns changed) it rewrites all rows as one run instead (compaction). */
+#define STORE_RUNS_MAX 8
 
 typedef struct Ckpt {
     StoreTxn *buf;  /* a private record buffer (not a live transaction) */
@@ -677,7 +739,8 @@ static void collect_table(StoreTable *t, void *arg)
         c->tables = p;
         c->cap = cap;
     }
-    c->tables[c->n++] = (CkptTable){t, atomic_load(&t->committed), t->ncols_committed};
+    c->tables[c->n++] = (CkptTable){.t = t, .rows = atomic_load(&t->committed),
+                                   .ncols = t->ncols_committed};
 }
 
 /* Phase A, commits held back: the catalog records, the tables to write
@@ -685,6 +748,7 @@ static void collect_table(StoreTable *t, void *arg)
 static void ckpt_capture(Ckpt *c)
 {
     store__db_visit(ckpt_db, ckpt_schema, c);
+    store__seq_checkpoint(c->buf); /* sequences */
     store__table_visit(collect_table, c);
     if (c->oom)
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
@@ -705,14 +769,15 @@ static void ckpt_unpin(Ckpt *c)
     }
 }
 
-/* Phase B: one table's rows as a run file (storage/runs) named
- * checkpoint/<gen>.<oid>.run, referenced by a TABLE_RUN record. The run's
- * key is the row number (an extra last column), version = xmin, deleted =
- * deletion committed at or before the checkpoint's sequence. Commits flow
- * again: rows [0, rows) never change except their xmax, read atomically;
- * validity words are copied with atomic loads (a writer may be setting
- * bits of later rows in the same words). */
-static void ckpt_run(Ckpt *c, const CkptTable *ct, MemArena *a)
+/* Phase B: table rows [first, rows) as a run file (storage/runs) named
+ * checkpoint/<gen>.<oid>.run. The run's key is the row number (an extra
+ * last column), version = xmin, deleted = deletion committed at or before
+ * the checkpoint's sequence. Commits flow again: rows [0, rows) never
+ * change except their xmax, read atomically; validity words are copied with
+ * atomic loads (a writer may be setting bits of later rows in the same
+ * words); cold groups are read back from the table's runs through ref. */
+static void ckpt_write_run(Ckpt *c, const CkptTable *ct, MemArena *a, StoreRunRef **ref,
+                           StoreColdCache *cc)
 {
     StoreTable *t = ct->t;
     int nc = ct->ncols;
@@ -733,13 +798,14 @@ static void ckpt_run(Ckpt *c, const CkptTable *ct, MemArena *a)
     uint64_t *bits = MEM_NEW_ARRAY(a, uint64_t, (size_t)(nc ? nc : 1) * VEC_VALIDITY_WORDS);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        for (uint64_t start = 0; start < ct->rows; start += STORE_GROUP_ROWS) {
+        for (uint64_t start = ct->first; start < ct->rows; start += STORE_GROUP_ROWS) {
             uint32_t n = ct->rows - start < STORE_GROUP_ROWS ? (uint32_t)(ct->rows - start)
                                                              : STORE_GROUP_ROWS;
             const StoreRowGroup *g = store__group(t, start / STORE_GROUP_ROWS);
             for (int k = 0; k < nc; k++) {
                 Vector *v = &b.cols[k];
-                *v = (Vector){.type = t->cols[k].type, .phys = t->phys[k], .data = g->chunks[k].data};
+                const void *vals = store__chunk_values(t, ref, cc, &g->chunks[k], k, start);
+                *v = (Vector){.type = t->cols[k].type, .phys = t->phys[k], .data = (void *)vals};
                 if (atomic_load(&g->chunks[k].zone.null_count) == 0)
                     continue;
                 uint64_t *wv = bits + (size_t)k * VEC_VALIDITY_WORDS;
@@ -762,10 +828,91 @@ static void ckpt_run(Ckpt *c, const CkptTable *ct, MemArena *a)
         run_writer_abort(w);
         err_rethrow();
     }
-    uint8_t rec[12];
-    memcpy(rec, &t->oid, 4);
-    memcpy(rec + 4, &ct->rows, 8);
-    store__wal_add(c->buf, WAL_TABLE_RUN, rec, sizeof rec);
+}
+
+static void ckpt_span_rec(Ckpt *c, uint32_t oid, uint64_t gen, uint64_t first, uint64_t end)
+{
+    uint8_t rec[28];
+    memcpy(rec, &oid, 4);
+    memcpy(rec + 4, &gen, 8);
+    memcpy(rec + 12, &first, 8);
+    memcpy(rec + 20, &end, 8);
+    store__wal_add(c->buf, WAL_TABLE_RUNS, rec, sizeof rec);
+}
+
+/* TABLE_DELS for rows [0, end) (held by older runs): ranges of rows whose
+ * deletion committed at or before the checkpoint. */
+static void ckpt_dels_rec(Ckpt *c, StoreTable *t, uint64_t end, MemArena *a)
+{
+    size_t cap = 64, len = 12;
+    uint8_t *buf = mem_alloc(a, cap);
+    uint64_t n = 0;
+    for (uint64_t r = 0; r < end;) {
+        uint64_t xm = atomic_load(store__xmax_of(t, r));
+        if (xm == 0 || (xm & STORE_XMAX_MARK) || xm > c->seq) {
+            r++;
+            continue;
+        }
+        uint64_t from = r++;
+        while (r < end) {
+            xm = atomic_load(store__xmax_of(t, r));
+            if (xm == 0 || (xm & STORE_XMAX_MARK) || xm > c->seq)
+                break;
+            r++;
+        }
+        if (len + 16 > cap) {
+            buf = mem_realloc(a, buf, cap, cap * 2);
+            cap *= 2;
+        }
+        memcpy(buf + len, &from, 8);
+        memcpy(buf + len + 8, &r, 8);
+        len += 16;
+        n++;
+    }
+    if (!n)
+        return;
+    memcpy(buf, &t->oid, 4);
+    memcpy(buf + 4, &n, 8);
+    store__wal_add(c->buf, WAL_TABLE_DELS, buf, len);
+}
+
+/* Phase B for one table: decide what to write (incremental flush or a
+ * rewrite of all rows), write it, and reference the table's runs from the
+ * checkpoint file (TABLE_RUNS records, then TABLE_DELS for older runs). */
+static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
+{
+    StoreTable *t = ct->t;
+    /* Only checkpoints (serialized by ckpt_mu) change a table's runs. */
+    StoreRunRef *ref = store__run_acquire(t);
+    StoreColdCache cc = {.group = UINT32_MAX};
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        int ns = ref ? ref->nspans : 0;
+        uint64_t prev_end = ns ? ref->spans[ns - 1].end : 0;
+        bool full = ns == 0 || ns >= STORE_RUNS_MAX || prev_end > ct->rows;
+        for (int i = 0; i < ns && !full; i++)
+            full = ref->spans[i].run->ncols_run != ct->ncols;
+        ct->first = full ? 0 : prev_end - prev_end % STORE_GROUP_ROWS;
+        ct->wrote = full || ct->rows > prev_end;
+        uint64_t kept_end = ct->wrote ? ct->first : prev_end;
+        if (ct->wrote)
+            ckpt_write_run(c, ct, a, &ref, &cc);
+        for (int i = 0; i < ns && ref->spans[i].first < kept_end; i++) {
+            const StoreRunSpan *sp = &ref->spans[i];
+            ckpt_span_rec(c, t->oid, sp->run->gen, sp->first,
+                          sp->end < kept_end ? sp->end : kept_end);
+        }
+        if (ct->wrote)
+            ckpt_span_rec(c, t->oid, c->gen, ct->first, ct->rows);
+        ckpt_dels_rec(c, t, kept_end, a);
+        err_pop(&jmp);
+    } else {
+        store__cold_cache_free(&cc);
+        store__run_release(t, ref);
+        err_rethrow();
+    }
+    store__cold_cache_free(&cc);
+    store__run_release(t, ref);
 }
 
 static void write_all_or_raise(int fd, const uint8_t *p, size_t n, const char *path)
@@ -840,10 +987,37 @@ static void remove_before(uint64_t gen)
             if (strcmp(rest, "wal") != 0 && strcmp(rest, "ckpt") != 0 &&
                 strstr(rest, "run") == NULL)
                 continue;
+            unsigned oid = 0;
+            if (sscanf(rest, "%u.run", &oid) == 1 && store__run_is_live(g, oid))
+                continue;  /* a table's current run, or one still read: cold.c unlinks it */
             snprintf(path, sizeof path, "%s/%s/%s", store_g.data_dir, dirs[d], e->d_name);
             unlink(path);
         }
         closedir(dir);
+    }
+}
+
+/* After `control` names the checkpoint: each run written becomes its
+ * table's run and the covered chunks go cold (cold.c). A failure leaves
+ * that table in memory, as before. */
+static void ckpt_install_runs(Ckpt *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        const CkptTable *ct = &c->tables[i];
+        if (!ct->wrote)
+            continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
+                 (unsigned long long)c->gen, ct->t->oid);
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            store__run_install(ct->t, path, c->gen, ct->first, ct->rows, ct->ncols);
+            err_pop(&jmp);
+        } else {
+            fprintf(stderr, "WARNING:  could not read run \"%s\" back: %s\n", path,
+                    err_current()->message);
+            err_clear();
+        }
     }
 }
 
@@ -887,6 +1061,7 @@ void store_checkpoint(void)
             err_raise(ERRCODE_IO_ERROR, "could not write file \"%s/control\": %s",
                       store_g.data_dir, strerror(rc));
         ckpt_gen = c.gen;
+        ckpt_install_runs(&c);
         remove_before(c.gen);
         err_pop(&jmp);
     } else {
@@ -977,6 +1152,16 @@ void store__checkpointer_stop(void)
     pthread_mutex_unlock(&bg.mu);
     if (running)
         pthread_join(bg.thread, NULL);
+}
+
+void store__checkpoint_request_async(void)
+{
+    pthread_mutex_lock(&bg.mu);
+    if (bg.running) {
+        bg.request = true;
+        pthread_cond_signal(&bg.cond);
+    }
+    pthread_mutex_unlock(&bg.mu);
 }
 
 void store__checkpoint_request(void)

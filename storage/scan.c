@@ -12,6 +12,13 @@
  * visible rows (xmax test) are gathered into the scan's own buffers.
  * STORE_COL_ROWID columns get the rows' numbers (locators).
  *
+ * Cold chunks (data freed after a checkpoint, cold.c) are read through
+ * store__chunk_values: the scan holds a reference to the table's runs from
+ * begin to end and keeps one decoded run group (64K rows) per column; the
+ * batch's vectors point at a 2048-row slice of it, so the batches the
+ * executor sees are the same either way. Validity, zone maps and stamps are
+ * always in memory.
+ *
  * Zone maps are hints: a group is skipped only when no row in it can
  * satisfy a filter; the caller still evaluates its predicates on every row.
  */
@@ -60,6 +67,8 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
         txn->has_snapshot = true;
     }
     s->snapshot = store__txn_snapshot(txn);
+    s->cold.group = UINT32_MAX;
+    s->ref = store__run_acquire(t);  /* before any chunk pointer is read (cold.c) */
     s->self_mark = txn ? STORE_XMAX_MARK | txn->id : 0;
     s->committed = atomic_load_explicit(&t->committed, memory_order_acquire);
     s->visible = store__visible_prefix(t, s->committed, s->snapshot);
@@ -147,7 +156,7 @@ static bool group_excluded(const StoreScan *s, const StoreRowGroup *g)
 /* Point out's vectors at group g's chunks (rows [start, start + n)). */
 static void scan_fill(StoreScan *s, const StoreRowGroup *g, uint64_t start, uint32_t n, Batch *out)
 {
-    const StoreTable *t = s->table;
+    StoreTable *t = s->table;
     bool all_committed = start + STORE_GROUP_ROWS <= s->committed;
     for (int i = 0; i < s->ncols; i++) {
         int col = s->cols[i];
@@ -166,7 +175,7 @@ static void scan_fill(StoreScan *s, const StoreRowGroup *g, uint64_t start, uint
         const StoreChunk *ch = &g->chunks[col];
         v->type = t->cols[col].type;
         v->phys = t->phys[col];
-        v->data = ch->data;
+        v->data = (void *)store__chunk_values(s->table, &s->ref, &s->cold, ch, col, start);
         if (atomic_load_explicit(&ch->zone.null_count, memory_order_relaxed) == 0) {
             v->validity = NULL;
         } else if (all_committed) {
@@ -187,7 +196,7 @@ static void scan_fill(StoreScan *s, const StoreRowGroup *g, uint64_t start, uint
 static void scan_gather(StoreScan *s, const StoreRowGroup *g, uint64_t start, const uint16_t *idx,
                         uint32_t n, Batch *out)
 {
-    const StoreTable *t = s->table;
+    StoreTable *t = s->table;
     for (int i = 0; i < s->ncols; i++) {
         int col = s->cols[i];
         Vector *v = &out->cols[i];
@@ -207,7 +216,7 @@ static void scan_gather(StoreScan *s, const StoreRowGroup *g, uint64_t start, co
         v->phys = t->phys[col];
         size_t w = t->width[col];
         char *dst = s->gather[i];
-        const char *src = ch->data;
+        const char *src = store__chunk_values(s->table, &s->ref, &s->cold, ch, col, start);
         for (uint32_t k = 0; k < n; k++)
             memcpy(dst + k * w, src + (size_t)idx[k] * w, w);
         if (atomic_load_explicit(&ch->zone.null_count, memory_order_relaxed) == 0)
@@ -291,6 +300,9 @@ void store_scan_end(StoreScan *s)
     if (!s || s->ended)
         return;
     s->ended = true;
+    store__cold_cache_free(&s->cold);
+    store__run_release(s->table, s->ref);
+    s->ref = NULL;
     store__txn_scan_unregister(s->txn, s->txn_gen, s->table);
 }
 

@@ -291,4 +291,88 @@ void store_table_analyze(StoreTable *t, StoreTxn *txn);
  * count then. */
 bool store_table_stats(StoreTable *t, int col, StoreColumnStats *out, uint64_t *rows);
 
+/* ---- sequences (storage/sequence.c; issue 4) ----
+ * Relations of their own kind, per database, named in the same namespace as
+ * tables. CREATE/ALTER/DROP SEQUENCE take effect at once (they are not undone
+ * by a rollback) and nextval/setval are not transactional, as PostgreSQL's.
+ * Durable: every change is logged; nextval logs ahead (STORE_SEQ_LOG_VALS
+ * values per WAL record, as PostgreSQL's SEQ_LOG_VALS), so no value is ever
+ * handed out twice, across restarts and crashes. */
+#define STORE_SEQ_LOG_VALS 32
+typedef struct StoreSeqDef {
+    uint32_t type_oid;        /* TYPE_INT2 / TYPE_INT4 / TYPE_INT8 */
+    int64_t start, increment, min_value, max_value, cache;
+    bool cycle;
+    uint32_t owner_table;     /* OWNED BY / serial / identity: table OID, 0 = none */
+    int owner_col;            /* its column index */
+    char identity;            /* owned identity sequence: 'a' ALWAYS, 'd' BY DEFAULT, 0 = not */
+} StoreSeqDef;
+typedef struct StoreSeqInfo {
+    uint32_t oid;
+    char schema[64], name[64];
+    StoreSeqDef def;
+    int64_t last_value, log_cnt;
+    bool is_called;
+} StoreSeqInfo;
+/* Create in the session's database: 42P07 relation "s" already exists (a
+ * table or sequence of that name), 3F000 schema does not exist. Returns the
+ * OID. The definition is not validated here (the executor does PostgreSQL's
+ * checks first). */
+uint32_t store_seq_create(const char *schema, const char *name, const StoreSeqDef *def);
+/* OID of schema.name in the session's database, 0 when absent. */
+uint32_t store_seq_lookup(const char *schema, const char *name);
+/* Definition and state; false when oid names no (live) sequence. */
+bool store_seq_info(uint32_t oid, StoreSeqInfo *out);
+/* Replace the definition; restart: last_value = restart_value, is_called false. */
+void store_seq_alter(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value);
+void store_seq_drop(uint32_t oid);
+/* The next n values into out (logged ahead before they are returned);
+ * 2200H nextval: reached maximum/minimum value of sequence "s" (N). Sets
+ * the calling thread's (session's) currval of oid and lastval. */
+void store_seq_nextval(uint32_t oid, uint32_t n, int64_t *out);
+/* setval: 22003 setval: value N is out of bounds for sequence "s" (a..b). */
+void store_seq_setval(uint32_t oid, int64_t value, bool is_called);
+/* The session's (thread's) last value of oid / of any sequence; false when none yet. */
+bool store_seq_currval(uint32_t oid, int64_t *value);
+bool store_seq_lastval(uint32_t *oid, int64_t *value);
+/* Sequences owned by table_oid (serial, identity, OWNED BY) into oids (at
+ * most max); returns how many there are. */
+int store_seq_owned_by(uint32_t table_oid, uint32_t *oids, int max);
+
+/* ---- ON CONFLICT (storage/upsert.c; issue 4) ---- */
+/* Take t's write lock for txn (waiting for a concurrent writer to end, as
+ * PostgreSQL waits for a conflicting inserter), then, under READ COMMITTED,
+ * refresh txn's snapshot so store_table_lookup_key sees what that writer
+ * committed. Until txn ends no other transaction adds keys to t. */
+void store_table_lock_for_upsert(StoreTable *t, StoreTxn *txn);
+
+/* ---- catalog listing for pg_catalog (catalog_list.c; read-only) ---- */
+/* A table as the virtual catalog tables show it; everything in the arena. */
+typedef struct StoreRelInfo {
+    uint32_t oid;
+    const char *schema;
+    const char *name;
+    int ncols;
+    const StoreColumnDef *cols;
+    int npkey;
+    const int *pkey;           /* column indexes of the primary key */
+    const char *pkey_name;     /* NULL without a primary key */
+    uint64_t rows;             /* committed row versions (an estimate) */
+} StoreRelInfo;
+typedef struct StoreSchemaInfo {
+    const char *name;
+    const char *owner;
+} StoreSchemaInfo;
+typedef struct StoreDatabaseInfo {
+    uint32_t oid;
+    const char *name;
+    const char *owner;
+} StoreDatabaseInfo;
+/* The tables / schemas of the session's database visible to the calling
+ * thread (its own uncommitted DDL included), tables in OID order; and every
+ * database. Copied into arena; return the count. */
+int store_catalog_tables(MemArena *arena, StoreRelInfo **out);
+int store_catalog_schemas(MemArena *arena, StoreSchemaInfo **out);
+int store_catalog_databases(MemArena *arena, StoreDatabaseInfo **out);
+
 #endif

@@ -117,6 +117,60 @@ typedef struct StoreStats {
     StoreColumnStats *cols;  /* ncols; min/max strings not kept */
 } StoreStats;
 
+/* Cold chunks (cold.c): after a checkpoint, the non-key fixed-width column
+ * data of row groups fully covered by the table's runs is freed
+ * (StoreChunk.data == NULL: "read it from the run"); stamps, validity, zone
+ * maps, key columns and strings stay in memory. A StoreRun is one open run
+ * file holding table rows first_row, first_row + 1, ... in row order. */
+typedef struct StoreRun {
+    struct RunReader *reader;
+    uint64_t first_row;       /* table row of run row 0 (a multiple of STORE_GROUP_ROWS) */
+    uint64_t nrows;           /* rows in the file */
+    bool aligned;             /* run groups are whole store groups: may serve cold data */
+    uint64_t gen;             /* checkpoint generation that wrote it */
+    uint32_t oid;
+    int ncols_run;            /* table columns in the run (a last column holds the row number) */
+    int refs;                 /* under store_g.lock: spans of StoreRunRefs naming it */
+    bool unlink_at_close;     /* superseded by a finished checkpoint: last user unlinks */
+    struct StoreRun *next_live;  /* every open run (store_g.lock) */
+} StoreRun;
+
+/* Table rows [first, end) are read from run (first == run->first_row; end
+ * may stop short of the file's last row when a newer run rewrote them). */
+typedef struct StoreRunSpan {
+    StoreRun *run;
+    uint64_t first, end;
+} StoreRunSpan;
+
+/* Chunk data detached by a freeze, freed once no reader can hold it. */
+typedef struct StoreRetired {
+    void **ptrs;
+    size_t n;
+    struct StoreRetired *next;
+} StoreRetired;
+
+/* A reader's reference to the table's runs: scans, row fetches and
+ * checkpoints hold one while they may read chunk data. The table's current
+ * ref has one extra count. Data retired onto a ref is freed when it and
+ * every older ref of the table are gone (they may have loaded the pointers). */
+typedef struct StoreRunRef {
+    StoreRunSpan *spans;      /* contiguous from row 0, ascending; malloc'd */
+    int nspans;               /* 0 = the table has no run (nothing is cold) */
+    int refs;                 /* under store_g.lock */
+    StoreRetired *retired;
+    struct StoreRunRef *older, *newer;  /* the table's live refs, under store_g.lock */
+} StoreRunRef;
+
+/* Decoded run chunks of one run group at a time (a scan's, a checkpoint's). */
+typedef struct StoreColdCache {
+    MemArena *arena;          /* malloc'd on first use; store__cold_cache_free */
+    const StoreRun *run;
+    uint32_t group;           /* run group decoded; UINT32_MAX = none */
+    uint64_t first_row, end_row;
+    int ncols;
+    const void **vals;        /* per table column: decoded values or NULL */
+} StoreColdCache;
+
 struct StoreTable {
     uint32_t oid;
     uint32_t dboid;        /* database */
@@ -157,6 +211,8 @@ struct StoreTable {
 
     StoreHeap heap;
     StorePkIndex pk;
+    StoreRunRef *run_cur;        /* under store_g.lock; never NULL while data is held */
+    pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY) */
     struct StoreTable *next_all;  /* every table ever created, for store_close */
 };
 
@@ -242,6 +298,8 @@ struct StoreScan {
     int rowid_col;         /* position of STORE_COL_ROWID in cols, -1 = none */
     void **gather;         /* ncols buffers for groups with invisible rows */
     uint64_t *gather_validity;
+    StoreRunRef *ref;      /* the run cold chunks are read from (cold.c) */
+    StoreColdCache cold;
 };
 
 /* Process-wide state of the store. */
@@ -422,6 +480,10 @@ enum {
     WAL_ADD_PKEY,      /* u32 oid, u32 npkey, npkey × u32 column */
     WAL_ADD_COLUMN,    /* u32 oid, column def as in CREATE_TABLE, u8 has_fill, fill value */
     WAL_TABLE_RUN,     /* checkpoints only: u32 oid, u64 rows in checkpoint/<gen>.<oid>.run */
+    WAL_TABLE_RUNS,    /* checkpoints only: u32 oid, u64 gen, u64 first, u64 end (cold.c spans) */
+    WAL_TABLE_DELS,    /* checkpoints only: u32 oid, u64 n, n × (u64 from, u64 to) deleted rows */
+    /* sequences: a fixed number, clear of additions above; payload in sequence.c */
+    WAL_SEQUENCE = 40,
 };
 uint32_t store__crc32c(uint32_t crc, const void *data, size_t len);
 /* Add a record to txn's WAL buffer (nothing during recovery). */
@@ -458,17 +520,62 @@ uint64_t store__checkpoint_gen(void);
 void store__checkpointer_start(void);
 void store__checkpointer_stop(void);
 void store__checkpoint_request(void);
+/* Ask the background checkpointer for a checkpoint; nothing when it is not
+ * running (recovery, store_close). Never checkpoints in the caller. */
+void store__checkpoint_request_async(void);
 /* Keep checkpoints out (true) / let them run again (false): for changes
  * that free table data outside a commit (DROP DATABASE). */
 void store__checkpoint_exclude(bool lock);
 /* Sizes used by recovery and tests. */
 #define STORE_WAL_HEADER 16
 
+/* ---- sequence.c (sequences) ---- */
+/* Recovery: forget every sequence (store__recover calls it first), apply one
+ * WAL_SEQUENCE record. Checkpoint (commits held back): a WAL_SEQUENCE record
+ * per live sequence into buf, with its logged-ahead state. */
+void store__seq_reset(void);
+void store__seq_replay(const uint8_t *payload, size_t len);
+void store__seq_checkpoint(StoreTxn *buf);
+
 /* ---- alter.c ---- */
 void store__undo_add_pkey(StoreTable *t);
 void store__commit_add_pkey(StoreTable *t);
 void store__undo_add_column(StoreTable *t, int old_ncols);
 void store__commit_add_column(StoreTable *t);
+
+/* ---- cold.c ---- */
+/* The table's first (run-less) ref, at creation (may raise 53200). */
+void store__run_init(StoreTable *t);
+/* Take / drop a reference to t's current run (store_g.lock inside). */
+StoreRunRef *store__run_acquire(StoreTable *t);
+void store__run_release(StoreTable *t, StoreRunRef *r);
+/* Chunk data of column col of the store group starting at row `start`:
+ * the in-memory array, or values decoded from the run (through *ref,
+ * upgraded to the table's current ref when it does not cover the group).
+ * Raises XX001 naming the run file on a damaged block. */
+const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc,
+                                const StoreChunk *ch, int col, uint64_t start);
+void store__cold_cache_free(StoreColdCache *cc);
+/* Recovery: table rows [first, end) of t are read from checkpoint run
+ * `path` (written at gen; its row 0 is table row first): appended to t's runs. */
+void store__run_attach(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
+                       uint64_t end);
+/* Checkpoint gen wrote table rows [first, rows) (columns [0, ncols)) as
+ * `path`: t's runs become those before `first` plus it; then the groups it
+ * covers go cold. */
+void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
+                        uint64_t rows, int ncols);
+/* Recovery: free the non-key data of groups inside [from, to) at once. */
+void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols);
+/* Give freed pages back to the OS (glibc keeps them otherwise). */
+void store__run_trim(void);
+/* Reload cold chunks of columns cols[0..n) (ADD PRIMARY KEY); caller holds
+ * t->freeze_mu. */
+void store__run_thaw(StoreTable *t, int n, const int *cols);
+/* Drop t's runs with its data (dropped table or store_close). */
+void store__run_free_all(StoreTable *t);
+/* Whether checkpoint/<gen>.<oid>.run is open (must not be removed). */
+bool store__run_is_live(uint64_t gen, uint32_t oid);
 
 /* ---- roles.c ---- */
 void store__roles_load(const char *data_dir);

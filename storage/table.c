@@ -5,7 +5,8 @@
  * Layout: rows are numbered from 0; row r lives in row group r / 2048, at
  * offset r % 2048 of each of the group's column chunks. A chunk is a plain
  * array of the column's physical type (what a Vector points at, so scans
- * are zero copy), a validity bitmap and a zone map. Row groups are found
+ * are zero copy; its own allocation, freed when the chunk goes cold after a
+ * checkpoint, cold.c), a validity bitmap and a zone map. Row groups are found
  * through a fixed two-level directory, so appending never moves a chunk a
  * concurrent scan is reading. Strings are copied into the table's heap:
  * big blocks with a bump pointer, never one malloc per row.
@@ -40,8 +41,10 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
                              const StoreColumnDef *cols, int npkey, const int *pkey)
 {
     StoreTable *t = store__calloc(1, sizeof *t);
+    pthread_mutex_init(&t->freeze_mu, NULL);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
+        store__run_init(t);
         t->oid = oid;
         t->schema = store__strdup(schema);
         t->name = store__strdup(name);
@@ -92,8 +95,8 @@ void store__table_free_data(StoreTable *t)
     for (uint64_t g = 0; g < t->ngroups; g++) {
         StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
         for (int c = grp->ncols_inline; c < t->ncols; c++)
-            free(grp->chunks[c].data);  /* added by ADD COLUMN after the group */
-        free(grp);  /* header, chunks and data arrays are one allocation */
+            free(grp->chunks[c].data);  /* NULL when cold (cold.c) */
+        free(grp);  /* header, chunks and stamps are one allocation */
     }
     for (int s = 0; t->dir && s < STORE_DIR_TOP && t->dir[s]; s++)
         free(t->dir[s]);
@@ -103,6 +106,7 @@ void store__table_free_data(StoreTable *t)
     heap_free_blocks(t->heap.head, NULL);
     t->heap.head = NULL;
     store__pk_free(&t->pk);
+    store__run_free_all(t);
     atomic_store(&t->nrows, 0);
     atomic_store(&t->committed, 0);
     t->data_freed = true;
@@ -124,6 +128,7 @@ void store__table_free(StoreTable *t)
     free(t->pkey);
     store__stats_free(t);
     pthread_rwlock_destroy(&t->pk_lock);
+    pthread_mutex_destroy(&t->freeze_mu);
     free(t->schema);
     free(t->name);
     free(t);
@@ -166,30 +171,37 @@ char *store__heap_copy(StoreHeap *h, const char *p, size_t n)
 
 /* ---- row groups ---- */
 
+/* A row group: header, chunk descriptors and stamps in one allocation;
+ * each column's data array in its own (a checkpoint frees the arrays of
+ * cold columns, cold.c), so ncols_inline is 0. */
 static StoreRowGroup *group_alloc(const StoreTable *t)
 {
     size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
     header = (header + 63) & ~(size_t)63;
     size_t total = header + 3 * sizeof(uint64_t) * STORE_GROUP_ROWS;  /* xmin, xmax, next */
-    for (int c = 0; c < t->ncols; c++)
-        total += (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63;
     char *mem = aligned_alloc(64, total);
     if (!mem)
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     memset(mem, 0, header);
     StoreRowGroup *g = (StoreRowGroup *)mem;
     g->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
-    g->ncols_inline = t->ncols;
+    g->ncols_inline = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        g->chunks[c].data = aligned_alloc(64, (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63);
+        if (!g->chunks[c].data) {
+            for (int k = 0; k < c; k++)
+                free(g->chunks[k].data);
+            free(mem);
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        }
+    }
     size_t off = header;
     g->xmin = (uint64_t *)(mem + off);
     g->xmax = (_Atomic uint64_t *)(mem + off + sizeof(uint64_t) * STORE_GROUP_ROWS);
     g->next = (_Atomic uint64_t *)(mem + off + 2 * sizeof(uint64_t) * STORE_GROUP_ROWS);
     memset(mem + off, 0, 3 * sizeof(uint64_t) * STORE_GROUP_ROWS);
     atomic_init(&g->ndead, 0);
-    off += 3 * sizeof(uint64_t) * STORE_GROUP_ROWS;
     for (int c = 0; c < t->ncols; c++) {
-        g->chunks[c].data = mem + off;
-        off += (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63;
         atomic_init(&g->chunks[c].zone.min_bits, 0);
         atomic_init(&g->chunks[c].zone.max_bits, 0);
         atomic_init(&g->chunks[c].zone.has_value, false);

@@ -371,6 +371,12 @@ static void txn_end(StoreTxn *x, bool commit)
         store__undo_rollback(x, 0);
     x->nundo = x->nsaves = 0;
     x->wal_len = 0;
+    if (x->wal_cap > (1u << 20)) {
+        /* A big load's record buffer: don't keep it with the free txn. */
+        free(x->wal);
+        x->wal = NULL;
+        x->wal_cap = 0;
+    }
     store__lock();
     for (int i = 0; i < x->nrefs; i++)
         if (x->refs[i].writing)

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Rows per chunk. Part of the output's definition: changing it changes the
  * generated data for a given seed. */
@@ -61,10 +62,12 @@ static inline double hg_unit(hg_rng *r)
     return (double)(hg_next(r) >> 11) * 0x1p-53;
 }
 
-/* hg_chance: true with probability p. */
+/* hg_chance: true with probability p. Same answer as hg_unit(r) < p (k * 2^-53
+ * and p * 2^53 are exact scalings), one multiplication fewer: p * 2^53 folds
+ * at compile time. */
 static inline int hg_chance(hg_rng *r, double p)
 {
-    return hg_unit(r) < p;
+    return (double)(hg_next(r) >> 11) < p * 0x1p53;
 }
 
 /* ---- heavy-tailed ranks ------------------------------------------------ */
@@ -97,6 +100,8 @@ typedef struct hg_table
 static inline int hg_table_pick(const hg_table *t, hg_rng *r)
 {
     uint32_t u = (uint32_t)(hg_next(r) >> 32);
+    if (u < t->cum[0]) /* the most frequent entry comes first in most tables */
+        return 0;
     int lo = 0, hi = t->n - 1; /* the answer: the first i with u < cum[i] */
     while (lo < hi)
     {
@@ -121,19 +126,47 @@ typedef struct hg_buf
     size_t cap;
 } hg_buf;
 
-/* hg_buf_reserve: makes room for `more` bytes (aborts on out of memory). */
-void hg_buf_reserve(hg_buf *b, size_t more);
-
-/* Appending helpers; the caller reserved room (HG_MAX_ROW_BYTES per row). */
-static inline void hg_put_c(hg_buf *b, char c)
+/* hg_buf_reserve: makes room for `more` bytes (aborts on out of memory);
+ * hg_buf_grow is its out-of-line part. */
+void hg_buf_grow(hg_buf *b, size_t more);
+static inline void hg_buf_reserve(hg_buf *b, size_t more)
 {
-    b->data[b->len++] = c;
+    if (b->len + more > b->cap)
+        hg_buf_grow(b, more);
 }
-void hg_put_mem(hg_buf *b, const char *s, size_t n);
-void hg_put_str(hg_buf *b, const char *s);
-void hg_put_i64(hg_buf *b, int64_t v);
-/* hg_put_text: a text value with PostgreSQL COPY text escaping of \\ \t \n \r. */
-void hg_put_text(hg_buf *b, const char *s, size_t n);
+
+/* Writers: each appends at cursor o and returns the new cursor; the caller
+ * reserved room (HG_MAX_ROW_BYTES per row). A row is written through a local
+ * cursor rather than through hg_buf: stores through a char pointer may alias
+ * any object, so `b->data[b->len++] = c` reloaded b->data and b->len around
+ * every byte (callgrind, see clickbench/README.md "Speed"). */
+
+/* "00" "01" ... "99": two decimal digits per entry. */
+extern const char hg_digit_pairs[201];
+
+/* hg_fmt_u64: writes v's decimal digits at out (at most 20 bytes, no NUL);
+ * returns their count. */
+int hg_fmt_u64(char *out, uint64_t v);
+
+/* hg_w_i64: v in decimal. Values 0..99 (most columns) take the inline path. */
+char *hg__w_i64_slow(char *o, int64_t v);
+static inline char *hg_w_i64(char *o, int64_t v)
+{
+    if ((uint64_t)v < 10)
+    {
+        *o = (char)('0' + v);
+        return o + 1;
+    }
+    if ((uint64_t)v < 100)
+    {
+        memcpy(o, hg_digit_pairs + 2 * v, 2);
+        return o + 2;
+    }
+    return hg__w_i64_slow(o, v);
+}
+
+/* hg_w_text: a text value with PostgreSQL COPY text escaping of \\ \t \n \r. */
+char *hg_w_text(char *o, const char *s, size_t n);
 
 /* ---- text synthesis (hg_text.c) ---------------------------------------- */
 

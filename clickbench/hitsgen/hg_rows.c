@@ -326,15 +326,21 @@ static int64_t str_hash(const hg_str *s)
     return (int64_t)hg_mix64(h ^ w);
 }
 
-static void put_ts(hg_buf *b, int64_t t)
+/* Writes timestamp t (seconds since 2013-07-02 00:00:00, may be negative)
+ * as "2013-07-15 12:40:00" followed by a tab. */
+static char *put_ts_tab(char *o, int64_t t)
 {
     int64_t d = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
-    int64_t sec = t - d * 86400;
-    hg_put_mem(b, date_str[d + 10], 10);
-    char x[9] = {' ', (char)('0' + sec / 36000), (char)('0' + sec / 3600 % 10), ':',
-                 (char)('0' + sec % 3600 / 600), (char)('0' + sec % 600 / 60), ':',
-                 (char)('0' + sec % 60 / 10), (char)('0' + sec % 10)};
-    hg_put_mem(b, x, 9);
+    unsigned sec = (unsigned)(t - d * 86400);
+    memcpy(o, date_str[d + 10], 10);
+    o[10] = ' ';
+    memcpy(o + 11, hg_digit_pairs + 2 * (sec / 3600), 2);
+    o[13] = ':';
+    memcpy(o + 14, hg_digit_pairs + 2 * (sec % 3600 / 60), 2);
+    o[16] = ':';
+    memcpy(o + 17, hg_digit_pairs + 2 * (sec % 60), 2);
+    o[19] = '\t';
+    return o + 20;
 }
 
 /* Advances the SearchPhrase process: alternating empty and search runs. */
@@ -448,12 +454,16 @@ static int pick_referer(chunk_state *c, int searching, int adv, uint64_t g)
     return source;
 }
 
-#define I(v) (hg_put_i64(b, (int64_t)(v)), hg_put_c(b, '\t'))
-#define T(str, n) (hg_put_text(b, (str), (n)), hg_put_c(b, '\t'))
-#define E() hg_put_c(b, '\t') /* an empty text */
+/* Column writers on the row's cursor o. */
+#define I(v) (o = hg_w_i64(o, (int64_t)(v)), *o++ = '\t')
+#define T(str, n) (o = hg_w_text(o, (str), (n)), *o++ = '\t')
+#define E() (*o++ = '\t') /* an empty text */
+/* L: columns whose text is fixed, written as one literal (tabs included); the
+ * length is a compile-time constant, so the copy is a few moves. */
+#define L(lit) (memcpy(o, (lit), sizeof(lit) - 1), o += sizeof(lit) - 1)
 
 /* Writes columns 1..35 (WatchID .. MobilePhoneModel). */
-static void write_head(chunk_state *c, hg_buf *b, int64_t watch, int32_t t, int64_t user, int refresh)
+static char *write_head(chunk_state *c, char *o, int64_t watch, int32_t t, int64_t user, int refresh)
 {
     session *s = &c->s;
     user_attr *u = &s->u;
@@ -461,11 +471,11 @@ static void write_head(chunk_state *c, hg_buf *b, int64_t watch, int32_t t, int6
     I(watch);
     I(u->java);
     T(c->title.s, c->title.len);
-    I(1);
-    put_ts(b, t);
-    hg_put_c(b, '\t');
-    hg_put_mem(b, date_str[t / 86400 + 10], 10);
-    hg_put_c(b, '\t');
+    L("1\t");
+    o = put_ts_tab(o, t);
+    memcpy(o, date_str[t / 86400 + 10], 10);
+    o[10] = '\t';
+    o += 11;
     I(s->counter);
     I(s->ip);
     I(u->region);
@@ -486,22 +496,22 @@ static void write_head(chunk_state *c, hg_buf *b, int64_t watch, int32_t t, int6
     I(u->java ? 11 : 0);
     I(u->java ? (int)hg_below(r, 8) : 0);
     if (u->java)
-        T("0", 1);
+        L("0\t");
     else
         E();
     I(hg_chance(r, 0.9) ? 0 : 3);
     I(hg_chance(r, 0.9) ? 0 : 5);
     I(u->agent_major);
-    T(u->agent_major < 10 ? "0" : "1", 1);
-    I(1);
-    I(1);
+    *o++ = u->agent_major < 10 ? '0' : '1';
+    L("\t1\t1\t");
     I(u->model[0] != '\0');
     I(u->phone);
     T(u->model, strlen(u->model));
+    return o;
 }
 
 /* Writes columns 36..65 (Params .. LocalEventTime). */
-static void write_mid(chunk_state *c, hg_buf *b, int32_t t, int source, int searching, int adv,
+static char *write_mid(chunk_state *c, char *o, int32_t t, int source, int searching, int adv,
                       int dont_count)
 {
     session *s = &c->s;
@@ -522,20 +532,21 @@ static void write_mid(chunk_state *c, hg_buf *b, int32_t t, int source, int sear
     else
         E();
     I(adv);
-    I(0);
+    L("0\t");
     int ww = u->sw ? u->sw - (int)hg_below(r, (uint32_t)u->sw / 4 + 1) : 0;
     int wh = u->sh ? u->sh - 60 - (int)hg_below(r, (uint32_t)u->sh / 3 + 1) : 0;
     I(ww);
     I(wh < 0 ? 0 : wh);
     I(u->tz);
-    put_ts(b, (int64_t)t + s->client_skew);
-    hg_put_c(b, '\t');
-    I(u->java ? 5 : 0);
-    I(0);
-    I(u->java ? 60329 : 0);
-    I(0);
-    const char *charset = hg_chance(r, 0.8) ? "windows-1251" : "utf-8";
-    T(charset, strlen(charset));
+    o = put_ts_tab(o, (int64_t)t + s->client_skew);
+    if (u->java)
+        L("5\t0\t60329\t0\t");
+    else
+        L("0\t0\t0\t0\t");
+    if (hg_chance(r, 0.8))
+        L("windows-1251\t");
+    else
+        L("utf-8\t");
     I(500 + (int)hg_below(r, 30));
     I(hg_chance(r, 0.04));
     I(hg_chance(r, 0.01));
@@ -546,20 +557,17 @@ static void write_mid(chunk_state *c, hg_buf *b, int32_t t, int source, int sear
     else
         E();
     I(hg_below(r, 2000000000));
-    I(0);
-    I(0);
-    I(0);
+    L("0\t0\t0\t");
     I(dont_count);
     I(hg_chance(r, 0.02));
     static const char colors[] = "DDDDEEF5";
-    hg_put_c(b, colors[hg_below(r, 8)]);
-    hg_put_c(b, '\t');
-    put_ts(b, (int64_t)t + (u->tz - 4) * 3600);
-    hg_put_c(b, '\t');
+    *o++ = colors[hg_below(r, 8)];
+    *o++ = '\t';
+    return put_ts_tab(o, (int64_t)t + (u->tz - 4) * 3600);
 }
 
 /* Writes columns 66..105 (Age .. CLID) and the newline. */
-static void write_tail(chunk_state *c, hg_buf *b)
+static char *write_tail(chunk_state *c, char *o)
 {
     session *s = &c->s;
     user_attr *u = &s->u;
@@ -570,29 +578,25 @@ static void write_tail(chunk_state *c, hg_buf *b)
     I(u->interests);
     I(s->robot ? 2 : 0);
     I(s->ip);
-    I(hg_chance(r, 0.9) ? -1 : (int)hg_below(r, 100000));
-    I(hg_chance(r, 0.9) ? -1 : (int)hg_below(r, 100000));
+    for (int i = 0; i < 2; i++)
+        if (hg_chance(r, 0.9))
+            L("-1\t");
+        else
+            I((int)hg_below(r, 100000));
     I(hg_below(r, 15));
-    T("ru", 2);
-    T(u->tz == 4 ? "ru" : "ua", 2);
-    E();
-    E();
-    I(0);
+    L("ru\t");
+    if (u->tz == 4)
+        L("ru\t\t\t0\t");
+    else
+        L("ua\t\t\t0\t");
     for (int i = 0; i < 6; i++)
         I(hg_chance(r, 0.9) ? 0 : (int)hg_below(r, 3000));
-    I(0);
-    E();
-    I(0);
-    E();
-    E();
-    I(0);
-    for (int i = 0; i < 10; i++)
-        E();
-    I(0);
+    /* 0, '', 0, '', '', 0, 10 x '', 0 */
+    L("0\t\t0\t\t\t0\t\t\t\t\t\t\t\t\t\t\t0\t");
     I(c->referer_hash);
     I(c->url_hash);
-    hg_put_i64(b, 0);
-    hg_put_c(b, '\n');
+    L("0\n");
+    return o;
 }
 
 /* Is global row g one of the planted rows of UserID 435090932899640449? */
@@ -630,9 +634,11 @@ static void write_row(chunk_state *c, const hg_config *cfg, uint64_t g, hg_buf *
     c->last_watch = watch;
     int64_t user = is_q19_row(cfg, g) ? Q19_USER : s->u.user_id;
     int refresh = hg_chance(r, 0.06);
-    write_head(c, b, watch, t, user, refresh);
-    write_mid(c, b, t, source, searching, adv, hg_chance(r, 0.03));
-    write_tail(c, b);
+    char *o = b->data + b->len;
+    o = write_head(c, o, watch, t, user, refresh);
+    o = write_mid(c, o, t, source, searching, adv, hg_chance(r, 0.03));
+    o = write_tail(c, o);
+    b->len = (size_t)(o - b->data);
 }
 
 void hg_chunk_generate(const hg_config *cfg, uint64_t chunk, hg_buf *out)

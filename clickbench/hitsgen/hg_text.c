@@ -13,23 +13,23 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const lat_syl[] = {
-    "ka", "ta", "ru", "mo", "li", "na", "po", "ve", "de", "si", "ko", "ra",
-    "ni", "ma", "to", "pa", "sa", "lo", "ne", "ri", "ba", "za", "vo", "ku",
-    "me", "di", "mi", "ly", "sk", "or", "an", "ex", "st", "pr", "in", "ob",
-    "fa", "ho", "te", "ul", "yu", "ch", "sh", "vi", "le", "da", "ze", "bu",
-    "ro", "el", "ar", "on", "tr", "kr", "pl", "fi", "mu", "no", "se", "ti",
-    "ce", "we", "ja", "xo"};
-_Static_assert(sizeof lat_syl / sizeof lat_syl[0] == 64, "64 Latin syllables");
+/* Syllables packed end to end (lat: 2 bytes each, cyr: 4 bytes of UTF-8 each),
+ * so a syllable is one fixed-size copy from syl + 2*i or 4*i. */
+static const char lat_syl[64 * 2 + 1] =
+    "katarumolinapovedesikoranimatopa"
+    "saloneribazavokumedimilyskoranex"
+    "stprinobfahoteulyuchshviledazebu"
+    "roelarontrkrplfimunoseticewejaxo";
 
-static const char *const cyr_syl[] = {
-    "ка", "то", "ни", "ро", "ва", "ли", "не", "ст", "пр", "ов", "ра", "ко",
-    "ле", "на", "ди", "ма", "по", "се", "ть", "ек", "ми", "ла", "ре", "ин",
-    "ом", "за", "ры", "мо", "че", "ны", "ск", "ат", "бе", "да", "ой", "ус",
-    "ва", "ки", "ен", "ал", "ты", "зо", "ши", "жи", "ую", "ям", "вы", "ох",
-    "ба", "лю", "ги", "ща", "фе", "хо", "це", "эт", "юр", "ёл", "ий", "ая",
-    "ое", "ые", "ых", "им"};
-_Static_assert(sizeof cyr_syl / sizeof cyr_syl[0] == 64, "64 Cyrillic syllables");
+static const char cyr_syl[64 * 4 + 1] =
+    "катонировалинест"
+    "провраколенадима"
+    "посетьекмилареин"
+    "омзарымоченыскат"
+    "бедаойусвакиенал"
+    "тызошижиуюямвыох"
+    "балюгищафехоцеэт"
+    "юрёлийаяоеыеыхим";
 
 /* Named sites: the biggest counters and the referer hosts of Q28. */
 static const char *const named_hosts[] = {
@@ -66,9 +66,10 @@ static const struct
     {97467, "mvideo.ru"}, {191697, "lamoda.ru"}, {249603, "fishki.net"}};
 #define N_COUNTER_HOSTS (sizeof counter_hosts / sizeof counter_hosts[0])
 
-static void str_add(hg_str *o, const char *s)
+/* Appends n bytes, truncating at HG_STR_CAP - 1 (never reached by the
+ * generator's strings, but part of the output's definition). */
+static inline void str_addn(hg_str *o, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     if (o->len + n >= HG_STR_CAP)
         n = HG_STR_CAP - 1 - o->len;
     memcpy(o->s + o->len, s, n);
@@ -76,40 +77,56 @@ static void str_add(hg_str *o, const char *s)
     o->s[o->len] = '\0';
 }
 
-static void str_num(hg_str *o, uint64_t v)
+/* With a literal, strlen is folded at compile time. */
+static inline void str_add(hg_str *o, const char *s)
 {
-    char tmp[24];
-    int n = 0;
-    do
-    {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    if (o->len + (size_t)n >= HG_STR_CAP)
+    str_addn(o, s, strlen(s));
+}
+
+static inline void str_addc(hg_str *o, char c)
+{
+    if (o->len + 1 >= HG_STR_CAP)
         return;
-    while (n)
-        o->s[o->len++] = tmp[--n];
+    o->s[o->len++] = c;
     o->s[o->len] = '\0';
 }
 
-/* A Latin word of 2..4 syllables. */
-/* Appends n syllables of `width` bytes each from table syl (64 entries),
- * drawing 6 bits per syllable from one random word. */
-static void add_syllables(hg_str *o, const char *const *syl, size_t width, int n, hg_rng *r)
+static void str_num(hg_str *o, uint64_t v)
+{
+    char tmp[24];
+    int n = hg_fmt_u64(tmp, v);
+    if (o->len + (size_t)n >= HG_STR_CAP)
+        return;
+    if (o->len + sizeof tmp <= HG_STR_CAP)
+        memcpy(o->s + o->len, tmp, sizeof tmp); /* fixed size: no libc call */
+    else
+        memcpy(o->s + o->len, tmp, (size_t)n);
+    o->len += (size_t)n;
+    o->s[o->len] = '\0';
+}
+
+/* Appends n syllables of `width` bytes each from the packed table syl (64
+ * entries), drawing 6 bits per syllable from one random word. */
+static inline void add_syllables(hg_str *o, const char *syl, size_t width, int n, hg_rng *r)
 {
     if (o->len + (size_t)n * width >= HG_STR_CAP)
         return;
     uint64_t bits = hg_next(r);
+    char *p = o->s + o->len;
     for (int i = 0; i < n; i++, bits >>= 6)
     {
-        memcpy(o->s + o->len, syl[bits & 63], width);
-        o->len += width;
+        if (width == 2)
+            memcpy(p, syl + (bits & 63) * 2, 2);
+        else
+            memcpy(p, syl + (bits & 63) * 4, 4);
+        p += width;
     }
+    o->len += (size_t)n * width;
     o->s[o->len] = '\0';
 }
 
 /* A Latin word of 2..4 syllables. */
-static void lat_word(hg_str *o, hg_rng *r)
+static inline void lat_word(hg_str *o, hg_rng *r)
 {
     add_syllables(o, lat_syl, 2, 2 + (int)hg_below(r, 3), r);
 }
@@ -119,7 +136,7 @@ void hg_word(hg_str *out, hg_rng *r)
     add_syllables(out, cyr_syl, 4, 2 + (int)hg_below(r, 3), r);
 }
 
-void hg_site_domain(hg_str *out, uint32_t counter)
+static void site_domain_compute(hg_str *out, uint32_t counter)
 {
     out->len = 0;
     out->s[0] = '\0';
@@ -140,6 +157,37 @@ void hg_site_domain(hg_str *out, uint32_t counter)
     str_add(out, tld[hg_below(&r, 9)]);
 }
 
+/* A per-thread memo of domains: every URL and title of a session names the
+ * same site, and computing it (a table walk, a seeded stream, syllables)
+ * cost as much as the rest of a short URL. Direct-mapped on the counter;
+ * a pure function's memo, so it cannot change the output. */
+#define DOMAIN_MEMO 256
+#define DOMAIN_MEMO_LEN 48
+static _Thread_local struct
+{
+    uint32_t counter_plus_1; /* 0: empty */
+    uint32_t len;
+    char s[DOMAIN_MEMO_LEN];
+} domain_memo[DOMAIN_MEMO];
+
+void hg_site_domain(hg_str *out, uint32_t counter)
+{
+    unsigned slot = (counter ^ (counter >> 8)) % DOMAIN_MEMO;
+    if (domain_memo[slot].counter_plus_1 == counter + 1)
+    {
+        out->len = domain_memo[slot].len;
+        memcpy(out->s, domain_memo[slot].s, DOMAIN_MEMO_LEN);
+        return;
+    }
+    site_domain_compute(out, counter);
+    if (out->len < DOMAIN_MEMO_LEN)
+    {
+        domain_memo[slot].counter_plus_1 = counter + 1;
+        domain_memo[slot].len = (uint32_t)out->len;
+        memcpy(domain_memo[slot].s, out->s, out->len + 1);
+    }
+}
+
 /* Path segments typical of 2013 Russian sites. */
 static const char *const path_seg[] = {
     "/catalog/", "/news/", "/item/", "/forum/showthread.php?t=", "/index.php?id=",
@@ -157,7 +205,7 @@ void hg_page_url(hg_str *out, uint32_t counter, uint64_t rank, int target_len)
     str_add(out, hg_chance(&r, 0.93) ? "http://" : "https://");
     if (rank > 1 && hg_chance(&r, 0.2))
         str_add(out, "www.");
-    str_add(out, dom.s);
+    str_addn(out, dom.s, dom.len);
     if (rank == 1)
     {
         str_add(out, "/");
@@ -171,11 +219,11 @@ void hg_page_url(hg_str *out, uint32_t counter, uint64_t rank, int target_len)
     str_num(out, rank * 7919 % 1000003);
     while (out->len < want)
     {
-        str_add(out, hg_chance(&r, 0.6) ? "/" : (hg_chance(&r, 0.5) ? "&" : "-"));
+        str_addc(out, hg_chance(&r, 0.6) ? '/' : (hg_chance(&r, 0.5) ? '&' : '-'));
         if (hg_chance(&r, 0.3))
         {
             lat_word(out, &r);
-            str_add(out, "=");
+            str_addc(out, '=');
             str_num(out, hg_next(&r) % 100000);
         }
         else
@@ -202,7 +250,7 @@ void hg_page_title(hg_str *out, uint32_t counter, uint64_t rank)
             str_num(out, hg_below(&r, 2014));
     }
     str_add(out, " - ");
-    str_add(out, dom.s);
+    str_addn(out, dom.s, dom.len);
 }
 
 static const char *const top_phrases[] = {

@@ -58,7 +58,8 @@ cb_psql_timed() {
 # cb_run_queries QUERIES OUTDIR RESTART_FN HOST PORT USER DB [TRIES]:
 # runs each query TRIES (default 3) times; before the first try calls
 # RESTART_FN (which restarts the server and waits for it; may be ":") and
-# drops caches. Writes OUTDIR/qNN.out (rows of the first successful try)
+# drops caches (neither when CB_COLD=0: all tries warm, for a shared machine
+# where `sync` + drop_caches stall everyone). Writes OUTDIR/qNN.out (rows of the first successful try)
 # and OUTDIR/times.txt (one "[t1,t2,t3]" line per query).
 cb_run_queries() {
     local queries=$1 out=$2 restart=$3 host=$4 port=$5 user=$6 db=$7 tries=${8:-3}
@@ -68,8 +69,10 @@ cb_run_queries() {
     while IFS= read -r q; do
         [ -z "$q" ] && continue
         nn=$(printf '%02d' "$n")
-        "$restart"
-        cb_drop_caches
+        if [ "${CB_COLD:-1}" != 0 ]; then
+            "$restart"
+            cb_drop_caches
+        fi
         row=""
         for k in $(seq 1 "$tries"); do
             t=$(cb_psql_timed "$host" "$port" "$user" "$db" "$q" "$out/q$nn.try$k")
@@ -84,14 +87,14 @@ cb_run_queries() {
     done < "$queries"
 }
 
-# cb_write_json FILE SYSTEM LOAD_TIME DATA_SIZE TIMES_FILE [TAGS_JSON]:
-# a result file in ClickBench's format.
+# cb_write_json FILE SYSTEM LOAD_TIME DATA_SIZE TIMES_FILE [TAGS_JSON [TUNED]]:
+# a result file in ClickBench's format (TUNED: "yes" for a tuned entry, default "no").
 cb_write_json() {
     {
         printf '{\n    "system": "%s",\n    "date": "%s",\n    "machine": "%s",\n' \
             "$2" "$(date -u +%Y-%m-%d)" "$(nproc) vCPU $(hostname)"
         printf '    "cluster_size": 1,\n    "proprietary": "no",\n    "hardware": "cpu",\n'
-        printf '    "tuned": "no",\n    "tags": %s,\n' "${6:-[\"C\", \"column-oriented\", \"PostgreSQL compatible\"]}"
+        printf '    "tuned": "%s",\n    "tags": %s,\n' "${7:-no}" "${6:-[\"C\", \"column-oriented\", \"PostgreSQL compatible\"]}"
         printf '    "load_time": %s,\n    "data_size": %s,\n\n    "result": [\n' "$3" "$4"
         sed '$!s/$/,/' "$5"
         printf '    ]\n}\n'

@@ -94,6 +94,10 @@ run_case verbose "$PGHOST" verbose.sql
 run_case script "$PGHOST" script.sql
 # COPY FROM STDIN with inline data, \copy (text, CSV), COPY TO STDOUT, CONTEXT.
 run_case copy "$PGHOST" copy.sql
+# psql's backslash commands (\dt, \d, \d TABLE, \dn, \du, \l, \di, \dv,
+# \df, \dT, \dx, \db, +-forms, patterns, \x) over the pg_catalog tables,
+# and catalog queries of the kind drivers send (issue 6).
+run_case meta "$PGHOST" meta.sql
 # The same over the Unix-domain socket in the server's socket directory.
 if [ -n "$sockdir" ]; then
     run_case unix_socket "$sockdir" - -c 'select 2 as y'

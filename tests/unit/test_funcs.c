@@ -3,7 +3,8 @@
  * (executor/funcs*.c): every operator family on small vectors with NULLs,
  * selection vectors and constant inputs; overflow and division errors;
  * casts and their PostgreSQL error texts; LIKE (general matcher and the
- * constant-pattern fast paths); registry lookups.
+ * constant-pattern fast paths); registry lookups; number templates,
+ * to_number, make_interval, to_date and jsonb edits (third wave).
  *
  * Kernels are called the way the executor calls them: result validity set
  * first (AND of the arguments'), then one kernel call per batch.
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/arena.h"
+#include "common/datetime.h"
 #include "common/error.h"
 #include "common/numeric.h"
 #include "common/types.h"
@@ -737,8 +739,8 @@ static const FuncDesc *find3(const char *name, int nargs, const uint32_t *types)
     exec_func_candidates(name, nargs, &c);
     for (int i = 0; i < c.count; i++) {
         bool ok = true;
-        for (int a = 0; a < nargs && a < c.items[i]->nargs; a++)
-            ok = ok && c.items[i]->argtypes[a] == types[a];
+        for (int a = 0; a < nargs && a < c.items[i]->nargs; a++)   /* "any" takes every type */
+            ok = ok && (c.items[i]->argtypes[a] == types[a] || c.items[i]->argtypes[a] == FUNC_ARG_ANY);
         if (ok) return c.items[i];
     }
     cr_assert_fail("no function %s/%d", name, nargs);
@@ -1072,4 +1074,70 @@ Test(funcs, interval_order_by_span)
     cr_assert_eq(B(r)[0], 1);
     r = run_func(find3("=", 2, ii), 2, (Vector *[]){a, a}, NULL, 1);
     cr_assert_eq(B(r)[0], 1);
+}
+
+/* ---------- third wave: funcs_json.c, funcs_make.c, funcs_numfmt.c, funcs_todate.c ---------- */
+
+/* A to_char(numeric) per row over a selection, NULL rows skipped, a
+ * template that overflows gives '#'s, and template errors are 42601. */
+Test(funcs, to_char_numbers_rows_and_errors)
+{
+    const char *nv[] = {"1234.5", "-0.5", NULL, "99999"};
+    Vector *n = vnum(4, nv);
+    uint32_t nt[] = {TYPE_NUMERIC, TYPE_TEXT};
+    const FuncDesc *f = find3("to_char", 2, nt);
+    Vector *args[2] = {n, vconst_text("FM9,999.00")};
+    uint16_t sel[] = {0, 1, 2, 3};
+    Vector *r = run_func(f, 2, args, sel, 4);
+    cr_assert(streq(S(r)[0], "1,234.50"));
+    cr_assert(streq(S(r)[1], "-.50"));
+    cr_assert(!vec_is_valid(r, 2));
+    cr_assert(streq(S(r)[3], "#,###.##"));
+    args[1] = vconst_text("9.9.9");
+    EXPECT_ERROR(run_func(f, 2, args, NULL, 1), "42601", "multiple decimal points");
+    uint32_t tt[] = {TYPE_TEXT, TYPE_TEXT};
+    const char *sv[] = {"12,454.8-"};
+    Vector *targs[2] = {vtext(TYPE_TEXT, 1, sv), vconst_text("99G999D9S")};
+    r = run_func(find3("to_number", 2, tt), 2, targs, NULL, 1);
+    cr_assert(numeq(S(r)[0], "-12454.8"));
+}
+
+/* make_interval wraps as PostgreSQL 15 (no overflow check on the integer
+ * fields); make_time rejects 24:00:00.5; to_date reads through a template. */
+Test(funcs, make_and_to_date)
+{
+    uint32_t i7[] = {TYPE_INT4, TYPE_INT4, TYPE_INT4, TYPE_INT4, TYPE_INT4, TYPE_INT4, TYPE_FLOAT8};
+    const FuncDesc *mi = find3("make_interval", 2, i7);
+    Vector *args[2] = {vconst_int4(1), vconst_int4(2)};
+    Vector *r = run_func(mi, 2, args, NULL, 1);
+    Interval iv = interval_get(S(r)[0]);
+    cr_assert_eq(iv.months, 14);
+    cr_assert_eq(iv.days, 0);
+    uint32_t tt[] = {TYPE_TEXT, TYPE_TEXT};
+    const char *dv[] = {"05 Dec 2000", "2000 Foo 01"};
+    Vector *dargs[2] = {vtext(TYPE_TEXT, 1, dv), vconst_text("DD Mon YYYY")};
+    r = run_func(find3("to_date", 2, tt), 2, dargs, NULL, 1);
+    cr_assert_eq(I32(r)[0], date_from_ymd(2000, 12, 5));
+    dargs[0] = vtext(TYPE_TEXT, 1, dv + 1);
+    dargs[1] = vconst_text("YYYY Mon DD");
+    EXPECT_ERROR(run_func(find3("to_date", 2, tt), 2, dargs, NULL, 1), "22007",
+                 "invalid value \"Foo\" for \"Mon\"");
+}
+
+/* jsonb containment, set and delete through the tree helpers. */
+Test(funcs, jsonb_edits)
+{
+    uint32_t bb[] = {TYPE_JSONB, TYPE_JSONB};
+    const char *a[] = {"{\"a\": 1, \"b\": {\"c\": [1, 2]}}", "[1, 2]"};
+    const char *b[] = {"{\"b\": {\"c\": [2]}}", "1"};
+    Vector *args[2] = {vtext(TYPE_JSONB, 2, a), vtext(TYPE_JSONB, 2, b)};
+    Vector *r = run_func(find3("@>", 2, bb), 2, args, NULL, 2);
+    cr_assert_eq(B(r)[0], 1);
+    cr_assert_eq(B(r)[1], 1);
+    r = run_func(find3("||", 2, bb), 2, args, NULL, 2);
+    cr_assert(streq(S(r)[1], "[1, 2, 1]"));
+    uint32_t bi[] = {TYPE_JSONB, TYPE_INT4};
+    Vector *dargs[2] = {args[0], vconst_int4(0)};
+    EXPECT_ERROR(run_func(find3("-", 2, bi), 2, dargs, NULL, 1), "22023",
+                 "cannot delete from object using integer index");
 }

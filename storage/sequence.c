@@ -1,0 +1,660 @@
+/*
+ * sequence.c — sequences: CREATE/ALTER/DROP SEQUENCE, nextval, setval,
+ * currval/lastval, durable and not transactional (storage.h "sequences").
+ *
+ * State. A process-wide array of StoreSeq (per database by dboid, named in
+ * the session database's schemas). Each sequence has a mutex `mu` over its
+ * live state (last_value, log_cnt, is_called: PostgreSQL's sequence tuple)
+ * and a second, never-blocking mutex `logmu` over its *durable image*: the
+ * definition and the state a restart resumes from. Dropped sequences stay
+ * allocated (dead) until the next store_open, so a caller holding a pointer
+ * never touches freed memory.
+ *
+ * Log ahead, as PostgreSQL's nextval_internal: when the values logged ahead
+ * run out (durable_left), nextval logs a state STORE_SEQ_LOG_VALS values
+ * further than the last one it hands out (32 per value for a batch of n, so
+ * a bulk load logs about once per 32 batches), then counts those down
+ * without logging. The WAL_SEQUENCE record is committed (and fsync'd,
+ * synchronous commit) in a transaction of its own *before* the values are
+ * returned, so a crash can only skip values, never repeat them. A batch of
+ * n values costs one lock and at most one log write. log_cnt, which `SELECT
+ * * FROM seq` shows, follows PostgreSQL's arithmetic exactly (one value per
+ * call, CACHE 1); for single calls the records are PostgreSQL's too.
+ *
+ * Checkpoints. store__seq_checkpoint runs while commits are held back and
+ * takes only `logmu`; nextval may hold `mu` while its log commit waits for
+ * the checkpoint, so the checkpoint must never wait for `mu`. Ordering that
+ * makes this safe: the durable image is raised *before* the record is
+ * committed; a checkpoint capturing it early only skips more values.
+ * Creation inserts into the array before logging and drop removes before
+ * logging; replay is idempotent (create = create or replace, drop of an
+ * absent sequence is nothing).
+ *
+ * WAL_SEQUENCE payload: u8 op, u32 oid, then
+ *   'c' (create or replace): u32 dboid, str schema, str name, u32 type,
+ *       i64 start, increment, min, max, cache, u8 cycle, u32 owner table,
+ *       i32 owner column, u8 identity, i64 last_value, u8 is_called
+ *   's' (state): i64 last_value, u8 is_called
+ *   'd' (drop): nothing
+ * (str = u32 length | bytes.)
+ *
+ * Session state (currval, lastval) is thread-local: one connection is one
+ * thread. PostgreSQL's per-session CACHE is not implemented: CACHE is kept
+ * in the definition, every session takes values one at a time.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/error.h"
+
+typedef struct StoreSeq {
+    uint32_t oid;
+    uint32_t dboid;
+    char schema[STORE_NAME_MAX];
+    char name[STORE_NAME_MAX];
+    bool dead;                 /* under seq_list_mu */
+    pthread_mutex_t mu;        /* live state */
+    int64_t last_value, log_cnt;
+    bool is_called;
+    int64_t durable_left;      /* values that may still be handed out before logging again */
+    pthread_mutex_t logmu;     /* durable image: never held across anything blocking */
+    StoreSeqDef def;
+    int64_t logged_value;
+    bool logged_called;
+} StoreSeq;
+
+static pthread_mutex_t seq_list_mu = PTHREAD_MUTEX_INITIALIZER;
+static StoreSeq **seqs;
+static int nseqs, cap_seqs;
+
+#define SEQ_SESSION_SLOTS 64
+typedef struct SeqSessionVal {
+    uint32_t oid;
+    int64_t value;
+} SeqSessionVal;
+static _Thread_local SeqSessionVal tl_cur[SEQ_SESSION_SLOTS];
+static _Thread_local int tl_ncur, tl_evict;
+static _Thread_local uint32_t tl_last_oid;
+static _Thread_local int64_t tl_last_value;
+
+/* ---- the array ---- */
+
+void store__seq_reset(void)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    for (int i = 0; i < nseqs; i++) {
+        pthread_mutex_destroy(&seqs[i]->mu);
+        pthread_mutex_destroy(&seqs[i]->logmu);
+        free(seqs[i]);
+    }
+    free(seqs);
+    seqs = NULL;
+    nseqs = cap_seqs = 0;
+    pthread_mutex_unlock(&seq_list_mu);
+}
+
+/* Live sequence by OID (NULL when absent). seq_list_mu held. */
+static StoreSeq *find_oid_locked(uint32_t oid)
+{
+    for (int i = 0; i < nseqs; i++)
+        if (seqs[i]->oid == oid && !seqs[i]->dead)
+            return seqs[i];
+    return NULL;
+}
+
+static StoreSeq *find_oid(uint32_t oid)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    StoreSeq *s = find_oid_locked(oid);
+    pthread_mutex_unlock(&seq_list_mu);
+    return s;
+}
+
+static StoreSeq *find_name_locked(uint32_t dboid, const char *schema, const char *name)
+{
+    for (int i = 0; i < nseqs; i++) {
+        StoreSeq *s = seqs[i];
+        if (!s->dead && s->dboid == dboid && strcmp(s->schema, schema) == 0 &&
+            strcmp(s->name, name) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+/* Insert a new sequence (memory allocated before the lock: may raise). */
+static StoreSeq *seq_add(uint32_t oid, uint32_t dboid, const char *schema, const char *name,
+                         const StoreSeqDef *def, int64_t last_value, bool is_called)
+{
+    StoreSeq *s = store__calloc(1, sizeof *s);
+    s->oid = oid;
+    s->dboid = dboid;
+    snprintf(s->schema, sizeof s->schema, "%s", schema);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->logmu, NULL);
+    s->def = *def;
+    s->last_value = s->logged_value = last_value;
+    s->is_called = s->logged_called = is_called;
+    pthread_mutex_lock(&seq_list_mu);
+    if (nseqs == cap_seqs) {
+        int cap = cap_seqs ? cap_seqs * 2 : 16;
+        StoreSeq **p = realloc(seqs, (size_t)cap * sizeof *p);
+        if (!p) {
+            pthread_mutex_unlock(&seq_list_mu);
+            free(s);
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        }
+        seqs = p;
+        cap_seqs = cap;
+    }
+    seqs[nseqs++] = s;
+    pthread_mutex_unlock(&seq_list_mu);
+    return s;
+}
+
+/* ---- records ---- */
+
+typedef struct SeqBuf {
+    uint8_t bytes[3 * STORE_NAME_MAX + 128];
+    size_t len;
+} SeqBuf;
+
+static void buf_put(SeqBuf *b, const void *p, size_t n)
+{
+    ERR_ASSERT(b->len + n <= sizeof b->bytes);
+    memcpy(b->bytes + b->len, p, n);
+    b->len += n;
+}
+static void buf_u8(SeqBuf *b, uint8_t v) { buf_put(b, &v, 1); }
+static void buf_u32(SeqBuf *b, uint32_t v) { buf_put(b, &v, 4); }
+static void buf_i64(SeqBuf *b, int64_t v) { buf_put(b, &v, 8); }
+static void buf_str(SeqBuf *b, const char *s)
+{
+    uint32_t n = (uint32_t)strlen(s);
+    buf_u32(b, n);
+    buf_put(b, s, n);
+}
+
+/* The 'c' record of s's durable image (logmu held or s private). */
+static void rec_create(SeqBuf *b, const StoreSeq *s)
+{
+    buf_u8(b, 'c');
+    buf_u32(b, s->oid);
+    buf_u32(b, s->dboid);
+    buf_str(b, s->schema);
+    buf_str(b, s->name);
+    const StoreSeqDef *d = &s->def;
+    buf_u32(b, d->type_oid);
+    buf_i64(b, d->start);
+    buf_i64(b, d->increment);
+    buf_i64(b, d->min_value);
+    buf_i64(b, d->max_value);
+    buf_i64(b, d->cache);
+    buf_u8(b, d->cycle);
+    buf_u32(b, d->owner_table);
+    buf_u32(b, (uint32_t)d->owner_col);
+    buf_u8(b, (uint8_t)d->identity);
+    buf_i64(b, s->logged_value);
+    buf_u8(b, s->logged_called);
+}
+
+static void rec_state(SeqBuf *b, uint32_t oid, int64_t value, bool called)
+{
+    buf_u8(b, 's');
+    buf_u32(b, oid);
+    buf_i64(b, value);
+    buf_u8(b, called);
+}
+
+/* Commit one record in a transaction of its own (synchronous: durable at
+ * return). Nothing during recovery. */
+static void seq_log(const SeqBuf *b)
+{
+    if (store_g.replaying || !store_g.open)
+        return;
+    StoreTxn *x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__wal_add(x, WAL_SEQUENCE, b->bytes, b->len);
+        err_pop(&jmp);
+    } else {
+        store_txn_rollback(x);
+        err_rethrow();
+    }
+    store_txn_commit(x);
+}
+
+/* seq_log with s->mu held: released if the log raises. */
+static void seq_log_locked(StoreSeq *s, const SeqBuf *b)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        seq_log(b);
+        err_pop(&jmp);
+    } else {
+        pthread_mutex_unlock(&s->mu);
+        err_rethrow();
+    }
+}
+
+typedef struct SeqCursor {
+    const uint8_t *p, *end;
+} SeqCursor;
+
+static const uint8_t *take(SeqCursor *c, size_t n)
+{
+    if ((size_t)(c->end - c->p) < n)
+        err_raise(ERRCODE_DATA_CORRUPTED, "invalid sequence record in the write-ahead log");
+    const uint8_t *r = c->p;
+    c->p += n;
+    return r;
+}
+static uint8_t take_u8(SeqCursor *c) { return *take(c, 1); }
+static uint32_t take_u32(SeqCursor *c)
+{
+    uint32_t v;
+    memcpy(&v, take(c, 4), 4);
+    return v;
+}
+static int64_t take_i64(SeqCursor *c)
+{
+    int64_t v;
+    memcpy(&v, take(c, 8), 8);
+    return v;
+}
+static void take_str(SeqCursor *c, char *out, size_t cap)
+{
+    uint32_t n = take_u32(c);
+    const uint8_t *p = take(c, n);
+    if (n >= cap)
+        err_raise(ERRCODE_DATA_CORRUPTED, "invalid sequence record in the write-ahead log");
+    memcpy(out, p, n);
+    out[n] = '\0';
+}
+
+static void replay_create(SeqCursor *c, uint32_t oid)
+{
+    char schema[STORE_NAME_MAX], name[STORE_NAME_MAX];
+    uint32_t dboid = take_u32(c);
+    take_str(c, schema, sizeof schema);
+    take_str(c, name, sizeof name);
+    StoreSeqDef d = {0};
+    d.type_oid = take_u32(c);
+    d.start = take_i64(c);
+    d.increment = take_i64(c);
+    d.min_value = take_i64(c);
+    d.max_value = take_i64(c);
+    d.cache = take_i64(c);
+    d.cycle = take_u8(c);
+    d.owner_table = take_u32(c);
+    d.owner_col = (int)take_u32(c);
+    d.identity = (char)take_u8(c);
+    int64_t last = take_i64(c);
+    bool called = take_u8(c);
+    StoreSeq *s = find_oid(oid);
+    if (!s) {
+        seq_add(oid, dboid, schema, name, &d, last, called);
+        store__catalog_bump_oid(oid);
+        return;
+    }
+    s->def = d;
+    s->last_value = s->logged_value = last;
+    s->is_called = s->logged_called = called;
+    s->log_cnt = 0;
+    s->durable_left = 0;
+}
+
+void store__seq_replay(const uint8_t *payload, size_t len)
+{
+    SeqCursor c = {payload, payload + len};
+    uint8_t op = take_u8(&c);
+    uint32_t oid = take_u32(&c);
+    if (op == 'c') {
+        replay_create(&c, oid);
+        return;
+    }
+    StoreSeq *s = find_oid(oid);
+    if (op == 'd') {
+        if (s)
+            s->dead = true;
+        return;
+    }
+    if (op != 's')
+        err_raise(ERRCODE_DATA_CORRUPTED, "invalid sequence record in the write-ahead log");
+    int64_t v = take_i64(&c);
+    bool called = take_u8(&c);
+    if (s) {
+        s->last_value = s->logged_value = v;
+        s->is_called = s->logged_called = called;
+        s->log_cnt = 0;
+        s->durable_left = 0;
+    }
+}
+
+void store__seq_checkpoint(StoreTxn *buf)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (int i = 0; i < nseqs; i++) {
+            StoreSeq *s = seqs[i];
+            if (s->dead)
+                continue;
+            SeqBuf b = {.len = 0};
+            pthread_mutex_lock(&s->logmu);
+            rec_create(&b, s);
+            pthread_mutex_unlock(&s->logmu);
+            store__wal_add(buf, WAL_SEQUENCE, b.bytes, b.len);
+        }
+        err_pop(&jmp);
+    } else {
+        pthread_mutex_unlock(&seq_list_mu);
+        err_rethrow();
+    }
+    pthread_mutex_unlock(&seq_list_mu);
+}
+
+/* ---- catalog ---- */
+
+uint32_t store_seq_create(const char *schema, const char *name, const StoreSeqDef *def)
+{
+    if (strlen(name) >= STORE_NAME_MAX)
+        err_raise(ERRCODE_NAME_TOO_LONG, "identifier too long");
+    if (!store_schema_exists(schema))
+        err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
+    uint32_t db = store__session_db();
+    pthread_mutex_lock(&seq_list_mu);
+    bool exists = find_name_locked(db, schema, name) != NULL;
+    pthread_mutex_unlock(&seq_list_mu);
+    if (exists || store_table_lookup(schema, name))
+        err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+    uint32_t oid = store__catalog_max_oid();
+    StoreSeq *s = seq_add(oid, db, schema, name, def, def->start, false);
+    SeqBuf b = {.len = 0};
+    rec_create(&b, s);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        seq_log(&b);
+        err_pop(&jmp);
+    } else {
+        s->dead = true;
+        err_rethrow();
+    }
+    return oid;
+}
+
+uint32_t store_seq_lookup(const char *schema, const char *name)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    StoreSeq *s = find_name_locked(store__session_db(), schema, name);
+    uint32_t oid = s ? s->oid : 0;
+    pthread_mutex_unlock(&seq_list_mu);
+    return oid;
+}
+
+bool store_seq_info(uint32_t oid, StoreSeqInfo *out)
+{
+    StoreSeq *s = find_oid(oid);
+    if (!s)
+        return false;
+    out->oid = oid;
+    snprintf(out->schema, sizeof out->schema, "%s", s->schema);
+    snprintf(out->name, sizeof out->name, "%s", s->name);
+    pthread_mutex_lock(&s->mu);
+    out->def = s->def;
+    out->last_value = s->last_value;
+    out->log_cnt = s->log_cnt;
+    out->is_called = s->is_called;
+    pthread_mutex_unlock(&s->mu);
+    return true;
+}
+
+static StoreSeq *must_find(uint32_t oid)
+{
+    StoreSeq *s = find_oid(oid);
+    if (!s)
+        err_raise(ERRCODE_UNDEFINED_TABLE, "could not open relation with OID %u", oid);
+    return s;
+}
+
+void store_seq_alter(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value)
+{
+    StoreSeq *s = must_find(oid);
+    pthread_mutex_lock(&s->mu);
+    SeqBuf b = {.len = 0};
+    pthread_mutex_lock(&s->logmu);
+    s->def = *def;
+    if (restart) {
+        s->logged_value = restart_value;
+        s->logged_called = false;
+    } else if (s->log_cnt > 0 || s->logged_value != s->last_value) {
+        /* the state restarts from what was handed out, not from the look-ahead */
+        s->logged_value = s->last_value;
+        s->logged_called = s->is_called;
+    }
+    rec_create(&b, s);
+    pthread_mutex_unlock(&s->logmu);
+    if (restart) {
+        s->last_value = restart_value;
+        s->is_called = false;
+    }
+    s->log_cnt = 0;
+    s->durable_left = 0;
+    seq_log_locked(s, &b);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void store_seq_drop(uint32_t oid)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    StoreSeq *s = find_oid_locked(oid);
+    if (s)
+        s->dead = true;
+    pthread_mutex_unlock(&seq_list_mu);
+    if (!s)
+        return;
+    SeqBuf b = {.len = 0};
+    buf_u8(&b, 'd');
+    buf_u32(&b, oid);
+    seq_log(&b);
+}
+
+int store_seq_owned_by(uint32_t table_oid, uint32_t *oids, int max)
+{
+    int n = 0;
+    pthread_mutex_lock(&seq_list_mu);
+    for (int i = 0; i < nseqs; i++) {
+        if (seqs[i]->dead || seqs[i]->def.owner_table != table_oid || table_oid == 0)
+            continue;
+        if (n < max)
+            oids[n] = seqs[i]->oid;
+        n++;
+    }
+    pthread_mutex_unlock(&seq_list_mu);
+    return n;
+}
+
+/* ---- values ---- */
+
+static void session_remember(uint32_t oid, int64_t value, bool last)
+{
+    if (last) {
+        tl_last_oid = oid;
+        tl_last_value = value;
+    }
+    for (int i = 0; i < tl_ncur; i++) {
+        if (tl_cur[i].oid == oid) {
+            tl_cur[i].value = value;
+            return;
+        }
+    }
+    int slot = tl_ncur < SEQ_SESSION_SLOTS ? tl_ncur++ : (tl_evict++ % SEQ_SESSION_SLOTS);
+    tl_cur[slot] = (SeqSessionVal){oid, value};
+}
+
+bool store_seq_currval(uint32_t oid, int64_t *value)
+{
+    for (int i = 0; i < tl_ncur; i++) {
+        if (tl_cur[i].oid == oid) {
+            *value = tl_cur[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool store_seq_lastval(uint32_t *oid, int64_t *value)
+{
+    if (tl_last_oid == 0)
+        return false;
+    *oid = tl_last_oid;
+    *value = tl_last_value;
+    return true;
+}
+
+/* The fetch state of one batch (PostgreSQL's nextval_internal locals). */
+typedef struct SeqFetch {
+    int64_t last, log;
+    bool called;
+    bool overflow;       /* stopped at the limit: raise after saving */
+    bool at_max;
+    int64_t limit;
+} SeqFetch;
+
+/* One value, exactly as PostgreSQL's nextval with CACHE 1. False at the limit. */
+static bool fetch_one(const StoreSeqDef *d, SeqFetch *f, int64_t *result)
+{
+    int64_t inc = d->increment, maxv = d->max_value, minv = d->min_value;
+    int64_t next = f->last;
+    int64_t fetch = 1, rescnt = 0, log = f->log;
+    *result = next;
+    if (!f->called) {
+        rescnt++;
+        fetch--;
+    }
+    if (log < fetch || !f->called) {
+        fetch = log = fetch + STORE_SEQ_LOG_VALS;
+    }
+    while (fetch) {
+        if (inc > 0) {
+            if ((maxv >= 0 && next > maxv - inc) || (maxv < 0 && next + inc > maxv)) {
+                if (rescnt > 0)
+                    break;
+                if (!d->cycle) {
+                    f->overflow = true;
+                    f->at_max = true;
+                    f->limit = maxv;
+                    return false;
+                }
+                next = minv;
+            } else {
+                next += inc;
+            }
+        } else {
+            if ((minv < 0 && next < minv - inc) || (minv >= 0 && next + inc < minv)) {
+                if (rescnt > 0)
+                    break;
+                if (!d->cycle) {
+                    f->overflow = true;
+                    f->limit = minv;
+                    return false;
+                }
+                next = maxv;
+            } else {
+                next += inc;
+            }
+        }
+        fetch--;
+        if (rescnt < 1) {
+            log--;
+            rescnt++;
+            f->last = next;
+            *result = next;
+        }
+    }
+    log -= fetch;
+    f->log = log;
+    f->called = true;
+    return true;
+}
+
+/* The value `steps` increments after v (wrapping when the sequence cycles,
+ * stopping at the limit otherwise); *taken gets the steps made. */
+static int64_t step_ahead(const StoreSeqDef *d, int64_t v, int64_t steps, int64_t *taken)
+{
+    int64_t k = 0;
+    for (; k < steps; k++) {
+        bool over = d->increment > 0 ? v > d->max_value - d->increment : v < d->min_value - d->increment;
+        if (over && !d->cycle)
+            break;
+        v = over ? (d->increment > 0 ? d->min_value : d->max_value) : v + d->increment;
+    }
+    *taken = k;
+    return v;
+}
+
+void store_seq_nextval(uint32_t oid, uint32_t n, int64_t *out)
+{
+    StoreSeq *s = must_find(oid);
+    pthread_mutex_lock(&s->mu);
+    SeqFetch f = {.last = s->last_value, .log = s->log_cnt, .called = s->is_called};
+    uint32_t got = 0;
+    while (got < n && fetch_one(&s->def, &f, &out[got]))
+        got++;
+    if (got > s->durable_left) {
+        /* Log ahead before handing out: STORE_SEQ_LOG_VALS values past the
+         * last one for a single call (PostgreSQL's record), 32 per value
+         * for a batch, so a bulk load logs once per ~32 batches. */
+        int64_t ahead = (int64_t)STORE_SEQ_LOG_VALS * got, taken = 0;
+        int64_t to = step_ahead(&s->def, out[got - 1], ahead, &taken);
+        SeqBuf b = {.len = 0};
+        rec_state(&b, oid, to, true);
+        pthread_mutex_lock(&s->logmu);  /* raised before the record: see the top comment */
+        s->logged_value = to;
+        s->logged_called = true;
+        pthread_mutex_unlock(&s->logmu);
+        seq_log_locked(s, &b);
+        s->durable_left = taken + got;
+    }
+    s->durable_left -= got;
+    s->last_value = f.last;
+    s->log_cnt = f.log;
+    s->is_called = f.called;
+    pthread_mutex_unlock(&s->mu);
+    if (got > 0)
+        session_remember(oid, out[got - 1], true);
+    if (f.overflow)
+        err_raise(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+                  "nextval: reached %s value of sequence \"%s\" (%lld)", f.at_max ? "maximum" : "minimum",
+                  s->name, (long long)f.limit);
+}
+
+void store_seq_setval(uint32_t oid, int64_t value, bool is_called)
+{
+    StoreSeq *s = must_find(oid);
+    pthread_mutex_lock(&s->mu);
+    if (value < s->def.min_value || value > s->def.max_value) {
+        int64_t lo = s->def.min_value, hi = s->def.max_value;
+        pthread_mutex_unlock(&s->mu);
+        err_raise(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+                  "setval: value %lld is out of bounds for sequence \"%s\" (%lld..%lld)",
+                  (long long)value, s->name, (long long)lo, (long long)hi);
+    }
+    SeqBuf b = {.len = 0};
+    rec_state(&b, oid, value, is_called);
+    pthread_mutex_lock(&s->logmu);
+    s->logged_value = value;
+    s->logged_called = is_called;
+    pthread_mutex_unlock(&s->logmu);
+    seq_log_locked(s, &b);
+    s->last_value = value;
+    s->is_called = is_called;
+    s->log_cnt = 0;
+    s->durable_left = 0;
+    pthread_mutex_unlock(&s->mu);
+    if (is_called)
+        session_remember(oid, value, false);
+}
