@@ -10,7 +10,9 @@
 #                         [--systems "strata postgresql duckdb clickhouse"]
 #                         [--build DIR] [--out DIR] [--tries N]
 #
-# Work files go to $CB_WORK (default /tmp/strata-compare-$$); the npm
+# Strata runs through benchmark.sh (server-side COPY; $CB_CREATE and $CB_LOAD
+# pass on). CB_COLD=0: no restart and no cache drop before each query's first
+# try (lib/common.sh). Work files go to $CB_WORK (default /tmp/strata-compare-$$); the npm
 # packages of runners/package.json are installed into $CB_NODE_DIR (default
 # ~/.cache/strata-clickbench-runners), outside the repository.
 set -u
