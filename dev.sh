@@ -13,13 +13,17 @@ cd "$(dirname "$0")"
 
 PACKAGES=(gcc clang pkg-config meson ninja-build lemon
           libssl-dev libzstd-dev liblz4-dev libpcre2-dev
-          libcriterion-dev libpq-dev postgresql-client-15 openssl)
+          libcriterion-dev libpq-dev postgresql-client-15 openssl
+          postgresql-15 python3-psycopg2 python3-psycopg
+          openjdk-17-jdk-headless libpostgresql-jdbc-java nodejs)
 
 install_missing() {
     local missing=()
     for p in "${PACKAGES[@]}"; do
         dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
     done
+    # Debian's nodejs comes without npm (NodeSource's bundles it): add it only then.
+    command -v npm >/dev/null 2>&1 || missing+=(npm)
     if [ ${#missing[@]} -gt 0 ]; then
         echo "dev.sh: installing ${missing[*]}"
         local sudo=""

@@ -67,7 +67,9 @@ int type_compare(SqlType t, const Value *a, const Value *b)
     case TYPE_INT2: return typcmp_i64(a->u.i16, b->u.i16);
     case TYPE_INT4:
     case TYPE_DATE: return typcmp_i64(a->u.i32, b->u.i32);
-    case TYPE_OID: return typcmp_i64((uint32_t)a->u.i32, (uint32_t)b->u.i32);
+    case TYPE_OID: case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC:
+    case TYPE_REGNAMESPACE:
+        return typcmp_i64((uint32_t)a->u.i32, (uint32_t)b->u.i32);
     case TYPE_INT8:
     case TYPE_TIMESTAMP:
     case TYPE_TIMESTAMPTZ:
@@ -108,7 +110,9 @@ uint64_t type_hash_value(SqlType t, const Value *v)
     case TYPE_INT2: return hash_u64((uint64_t)(int64_t)v->u.i16);
     case TYPE_INT4:
     case TYPE_DATE: return hash_u64((uint64_t)(int64_t)v->u.i32);
-    case TYPE_OID: return hash_u64((uint32_t)v->u.i32);
+    case TYPE_OID: case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC:
+    case TYPE_REGNAMESPACE:
+        return hash_u64((uint32_t)v->u.i32);
     case TYPE_INT8:
     case TYPE_TIMESTAMP:
     case TYPE_TIMESTAMPTZ:

@@ -17,12 +17,18 @@ static const TypeInfo type_table[] = {
     /* oid             name           sql_name                       phys       len  cat  pref  elem  array */
     {TYPE_BOOL,        "bool",        "boolean",                     PHYS_BOOL, 1,   'B', true,  0, TYPE_BOOL_ARRAY},
     {TYPE_BYTEA,       "bytea",       "bytea",                       PHYS_STR,  -1,  'U', false, 0, TYPE_BYTEA_ARRAY},
-    {TYPE_NAME,        "name",        "name",                        PHYS_STR,  64,  'S', false, 0, 0},
+    {TYPE_NAME,        "name",        "name",                        PHYS_STR,  64,  'S', false, 0, TYPE_NAME_ARRAY},
+    {TYPE_CHAR,        "char",        "\"char\"",                      PHYS_STR,  1,   'Z', false, 0, TYPE_CHAR_ARRAY},
+    {TYPE_REGPROC,     "regproc",     "regproc",                     PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_REGCLASS,    "regclass",    "regclass",                    PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_REGTYPE,     "regtype",     "regtype",                     PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_REGNAMESPACE,"regnamespace","regnamespace",                PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_VOID,        "void",        "void",                        PHYS_STR,  4,   'P', false, 0, 0},
     {TYPE_INT8,        "int8",        "bigint",                      PHYS_I64,  8,   'N', false, 0, TYPE_INT8_ARRAY},
     {TYPE_INT2,        "int2",        "smallint",                    PHYS_I16,  2,   'N', false, 0, TYPE_INT2_ARRAY},
     {TYPE_INT4,        "int4",        "integer",                     PHYS_I32,  4,   'N', false, 0, TYPE_INT4_ARRAY},
     {TYPE_TEXT,        "text",        "text",                        PHYS_STR,  -1,  'S', true,  0, TYPE_TEXT_ARRAY},
-    {TYPE_OID,         "oid",         "oid",                         PHYS_I32,  4,   'N', true,  0, 0},
+    {TYPE_OID,         "oid",         "oid",                         PHYS_I32,  4,   'N', true,  0, TYPE_OID_ARRAY},
     {TYPE_FLOAT4,      "float4",      "real",                        PHYS_F32,  4,   'N', false, 0, TYPE_FLOAT4_ARRAY},
     {TYPE_FLOAT8,      "float8",      "double precision",            PHYS_F64,  8,   'N', true,  0, TYPE_FLOAT8_ARRAY},
     {TYPE_UNKNOWN,     "unknown",     "unknown",                     PHYS_STR,  -2,  'X', false, 0, 0},
@@ -57,6 +63,9 @@ static const TypeInfo type_table[] = {
     {TYPE_NUMERIC_ARRAY,     "_numeric",     "numeric[]",                      PHYS_STR, -1, 'A', false, TYPE_NUMERIC, 0},
     {TYPE_UUID_ARRAY,        "_uuid",        "uuid[]",                         PHYS_STR, -1, 'A', false, TYPE_UUID, 0},
     {TYPE_JSONB_ARRAY,       "_jsonb",       "jsonb[]",                        PHYS_STR, -1, 'A', false, TYPE_JSONB, 0},
+    {TYPE_CHAR_ARRAY,        "_char",        "\"char\"[]",                     PHYS_STR, -1, 'A', false, TYPE_CHAR, 0},
+    {TYPE_NAME_ARRAY,        "_name",        "name[]",                         PHYS_STR, -1, 'A', false, TYPE_NAME, 0},
+    {TYPE_OID_ARRAY,         "_oid",         "oid[]",                          PHYS_STR, -1, 'A', false, TYPE_OID, 0},
 };
 
 #define TYPE_COUNT (sizeof type_table / sizeof type_table[0])
@@ -173,6 +182,7 @@ static const struct { const char *alias; uint32_t oid; } type_aliases[] = {
     {"timestamp without time zone", TYPE_TIMESTAMP},
     {"timestamp with time zone", TYPE_TIMESTAMPTZ},
     {"time without time zone", TYPE_TIME},
+    {"\"char\"", TYPE_CHAR},   /* the one-byte type; bare char is bpchar */
 };
 
 /* Copy name lowercased with runs of whitespace collapsed to one space. */
@@ -213,12 +223,13 @@ uint32_t type_lookup_name(const char *name)
         norm[n] = '\0';
         return type_array_of(type_lookup_name(norm));
     }
-    for (size_t i = 0; i < TYPE_COUNT; i++)
-        if (strcmp(type_table[i].name, norm) == 0)
-            return type_table[i].oid;
+    /* aliases first: "char" is bpchar, the "char" type is spelled quoted */
     for (size_t i = 0; i < sizeof type_aliases / sizeof type_aliases[0]; i++)
         if (strcmp(type_aliases[i].alias, norm) == 0)
             return type_aliases[i].oid;
+    for (size_t i = 0; i < TYPE_COUNT; i++)
+        if (strcmp(type_table[i].name, norm) == 0)
+            return type_table[i].oid;
     return TYPE_INVALID;
 }
 
@@ -234,7 +245,8 @@ uint32_t type_lookup_name(const char *name)
     X(TYPE_TIME, TYPE_TIME_ARRAY) X(TYPE_TIMESTAMPTZ, TYPE_TIMESTAMPTZ_ARRAY)    \
     X(TYPE_INTERVAL, TYPE_INTERVAL_ARRAY) X(TYPE_NUMERIC, TYPE_NUMERIC_ARRAY)    \
     X(TYPE_UUID, TYPE_UUID_ARRAY) X(TYPE_JSON, TYPE_JSON_ARRAY)                  \
-    X(TYPE_JSONB, TYPE_JSONB_ARRAY)
+    X(TYPE_JSONB, TYPE_JSONB_ARRAY) X(TYPE_CHAR, TYPE_CHAR_ARRAY)                \
+    X(TYPE_NAME, TYPE_NAME_ARRAY) X(TYPE_OID, TYPE_OID_ARRAY)
 
 uint32_t type_array_of(uint32_t elem_oid)
 {

@@ -30,6 +30,11 @@
  *   json                             PHYS_STR     StrRef     the input text, validated
  *   jsonb                            PHYS_STR     StrRef     canonical text (common/json.h): keys
  *                                                            sorted, duplicates removed, PG spacing
+ *   oid, regclass, regtype,          PHYS_I32     int32_t    the OID's 32 bits (compared unsigned);
+ *   regproc, regnamespace                                     reg* print the object's name (typio hook)
+ *   name                             PHYS_STR     StrRef     at most 63 bytes
+ *   "char"                           PHYS_STR     StrRef     0 or 1 byte
+ *   void                             PHYS_STR     StrRef     always empty; prints as ''
  *   T[] (one-dimensional arrays)     PHYS_STR     StrRef     packed array (common/array.h): header
  *                                                            with element type and lower bound,
  *                                                            null bitmap, elements
@@ -69,6 +74,14 @@ typedef enum TypeOid {
     TYPE_INTERVAL = 1186,
     TYPE_UUID = 2950,
     TYPE_JSONB = 3802,
+    /* catalog types (issue 6): oid-like PHYS_I32 values printed by name,
+     * "char" (one byte, PHYS_STR of length 0 or 1), void (empty, prints empty) */
+    TYPE_CHAR = 18,
+    TYPE_REGPROC = 24,
+    TYPE_REGCLASS = 2205,
+    TYPE_REGTYPE = 2206,
+    TYPE_REGNAMESPACE = 4089,
+    TYPE_VOID = 2278,
     /* one-dimensional arrays (PostgreSQL's array type OIDs) */
     TYPE_JSON_ARRAY = 199,
     TYPE_BOOL_ARRAY = 1000,
@@ -89,6 +102,9 @@ typedef enum TypeOid {
     TYPE_NUMERIC_ARRAY = 1231,
     TYPE_UUID_ARRAY = 2951,
     TYPE_JSONB_ARRAY = 3807,
+    TYPE_CHAR_ARRAY = 1002,
+    TYPE_NAME_ARRAY = 1003,
+    TYPE_OID_ARRAY = 1028,
 } TypeOid;
 
 typedef struct SqlType {
@@ -182,6 +198,14 @@ uint32_t type_array_of(uint32_t elem_oid);
 /* Element type of an array type; TYPE_INVALID when oid is not an array. */
 uint32_t type_element_of(uint32_t array_oid);
 static inline bool type_is_array(uint32_t oid) { return type_element_of(oid) != 0; }
+/* regclass, regtype, regproc, regnamespace: an OID shown by name. */
+static inline bool type_is_reg(uint32_t oid)
+{
+    return oid == TYPE_REGCLASS || oid == TYPE_REGTYPE || oid == TYPE_REGPROC ||
+           oid == TYPE_REGNAMESPACE;
+}
+/* oid and the reg* types: unsigned 32-bit values in PHYS_I32. */
+static inline bool type_is_oidlike(uint32_t oid) { return oid == TYPE_OID || type_is_reg(oid); }
 
 /* The 16 bytes of an interval value (v->u.str) as a struct, and back
  * (into 16 bytes of caller memory, which becomes the StrRef). */

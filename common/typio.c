@@ -344,6 +344,69 @@ size_t uuid_format(StrRef u, char *buf)
     return n;
 }
 
+/* ---- reg*, "char" (catalog types) ---- */
+
+static const TypioRegHooks *typio_reg_hooks;
+
+void typio_set_reg_hooks(const TypioRegHooks *hooks) { typio_reg_hooks = hooks; }
+
+/* regclassin & co: digits are the OID itself, "-" is 0, else a name. */
+static uint32_t typio_reg_in(uint32_t typoid, const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (len > 0 && i == len)
+        return typio_parse_oid(s, len);
+    if (len == 1 && s[0] == '-')
+        return 0;
+    if (typio_reg_hooks)
+        return typio_reg_hooks->in(typoid, s, len);
+    return typio_parse_oid(s, len);
+}
+
+/* regclassout & co: 0 is "-", an unknown OID its number. */
+static void typio_reg_out(uint32_t typoid, uint32_t oid, StrBuf *out)
+{
+    char buf[TYPIO_NUMBUF];
+    if (oid == 0) {
+        strbuf_append_char(out, '-');
+        return;
+    }
+    if (typio_reg_hooks && typio_reg_hooks->out(typoid, oid, out))
+        return;
+    strbuf_append(out, buf, typio_format_int64(oid, buf));
+}
+
+/* charin: PostgreSQL 15 reads "\ooo" as an octal byte, else the first byte. */
+static StrRef typio_char_in(const char *s, size_t len, MemArena *arena)
+{
+    char c;
+    if (len == 4 && s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+        s[3] >= '0' && s[3] <= '7')
+        c = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
+    else if (len > 0)
+        c = s[0];
+    else
+        return typio_copy("", 0, arena);
+    return c == 0 ? typio_copy("", 0, arena) : typio_copy(&c, 1, arena);
+}
+
+/* charout: a high-bit byte prints as "\ooo" (it is no character alone). */
+static void typio_char_out(StrRef v, StrBuf *out)
+{
+    if (v.len == 0)
+        return;
+    unsigned char c = (unsigned char)v.ptr[0];
+    if (c & 0x80) {
+        char buf[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+                       (char)('0' + (c & 7))};
+        strbuf_append(out, buf, 4);
+    } else {
+        strbuf_append_char(out, (char)c);
+    }
+}
+
 /* ---- per value ---- */
 
 void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *out)
@@ -355,6 +418,11 @@ void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *ou
     case TYPE_INT4: out->u.i32 = typio_parse_int32(s, len); return;
     case TYPE_INT8: out->u.i64 = typio_parse_int64(s, len); return;
     case TYPE_OID: out->u.i32 = (int32_t)typio_parse_oid(s, len); return;
+    case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC: case TYPE_REGNAMESPACE:
+        out->u.i32 = (int32_t)typio_reg_in(t.oid, s, len);
+        return;
+    case TYPE_CHAR: out->u.str = typio_char_in(s, len, arena); return;
+    case TYPE_VOID: out->u.str = typio_copy("", 0, arena); return;
     case TYPE_FLOAT4: out->u.f32 = typio_parse_float4(s, len); return;
     case TYPE_FLOAT8: out->u.f64 = typio_parse_float8(s, len); return;
     case TYPE_NUMERIC: out->u.str = numeric_in(s, len, t.typmod, arena); return;
@@ -411,6 +479,11 @@ void type_output(SqlType t, const Value *v, const OutputOptions *opt, StrBuf *ou
     case TYPE_INT4: n = typio_format_int64(v->u.i32, buf); break;
     case TYPE_INT8: n = typio_format_int64(v->u.i64, buf); break;
     case TYPE_OID: n = typio_format_int64((uint32_t)v->u.i32, buf); break;
+    case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC: case TYPE_REGNAMESPACE:
+        typio_reg_out(t.oid, (uint32_t)v->u.i32, out);
+        return;
+    case TYPE_CHAR: typio_char_out(v->u.str, out); return;
+    case TYPE_VOID: return;
     case TYPE_FLOAT4: n = typio_format_float4(v->u.f32, efd, buf); break;
     case TYPE_FLOAT8: n = typio_format_float8(v->u.f64, efd, buf); break;
     case TYPE_NUMERIC: numeric_out(v->u.str, out); return;
@@ -527,10 +600,14 @@ static void typio_vector_var(const Vector *v, const uint16_t *sel, uint32_t coun
             char *p = numeric_format_arena(d[r], arena, &out[i].len);
             out[i].ptr = p;
         } else if (v->type.oid != TYPE_BYTEA) {
-            /* interval, uuid, arrays: the per-value formatter, copied out */
+            /* interval, uuid, arrays, reg*, "char", void: the per-value
+             * formatter, copied out */
             Value val;
             memset(&val, 0, sizeof val);
-            val.u.str = d[r];
+            if (type_phys(v->type) == PHYS_I32)
+                val.u.i32 = ((const int32_t *)v->data)[r];
+            else
+                val.u.str = d[r];
             strbuf_reset(scratch);
             type_output(v->type, &val, opt, scratch);
             out[i].ptr = mem_strndup(arena, scratch->data, scratch->len);
@@ -584,7 +661,10 @@ void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
     case TYPE_NUMERIC:
     case TYPE_BYTEA:
     case TYPE_INTERVAL:
-    case TYPE_UUID: {
+    case TYPE_UUID:
+    case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC: case TYPE_REGNAMESPACE:
+    case TYPE_CHAR:
+    case TYPE_VOID: {
         StrBuf scratch;
         strbuf_init(&scratch);
         typio_vector_var_safe(v, sel, count, opt, &scratch, arena, out);

@@ -45,6 +45,22 @@ void type_output(SqlType t, const Value *v, const OutputOptions *opt, StrBuf *ou
 void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
                         const OutputOptions *opt, MemArena *arena, StrRef *out);
 
+/*
+ * The names behind reg* values (regclass, regtype, regproc, regnamespace).
+ * common/ knows no catalog, so the executor installs these once
+ * (typio_set_reg_hooks). out: append the name of OID `oid` of reg type
+ * `typoid` (schema-qualified when not visible), false when no object has
+ * that OID (the number is printed, as PostgreSQL's regclassout). in: the
+ * OID a name denotes, raising PostgreSQL's error (42P01, 42704, 42883,
+ * 3F000) when it names nothing. Digits and "-" never reach the hooks.
+ * Without hooks, reg* values print and read as numbers.
+ */
+typedef struct TypioRegHooks {
+    bool (*out)(uint32_t typoid, uint32_t oid, StrBuf *out);
+    uint32_t (*in)(uint32_t typoid, const char *name, size_t len);
+} TypioRegHooks;
+void typio_set_reg_hooks(const TypioRegHooks *hooks);
+
 /* Scalar formatting helpers shared by casts and output. Return bytes written
  * (no NUL); buf must hold TYPIO_NUMBUF bytes. */
 #define TYPIO_NUMBUF 64

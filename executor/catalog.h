@@ -14,8 +14,8 @@
  * type maps of drivers work. Tables keep their store OIDs (>= 16384); a
  * table's primary-key index and constraint get EXEC_CAT_INDEX_OID(t) and
  * EXEC_CAT_CONSTRAINT_OID(t); other schemas and roles get a stable hash
- * of their name (exec_catalog_name_oid). oid columns are typed integer
- * (Strata has no oid operators yet); name and "char" columns are text.
+ * of their name (exec_catalog_name_oid). oid, name and "char" columns
+ * have those types (PostgreSQL's OIDs in RowDescription).
  */
 #ifndef STRATA_EXECUTOR_CATALOG_H
 #define STRATA_EXECUTOR_CATALOG_H
@@ -78,5 +78,14 @@ ExecSession *exec_catalog_session(void);
  * pg_stat_activity.pid); the protocol sets it per connection thread. */
 void exec_catalog_set_backend_pid(int32_t pid);
 int32_t exec_catalog_backend_pid(void);
+
+/* search_path of the calling thread's session: whether schema is on it
+ * (pg_catalog always is), and its existing schemas in order (pg_catalog
+ * first when implicit); names stay valid until the thread's next call. */
+bool exec_catalog_schema_visible(const char *schema);
+int exec_catalog_path_schemas(const char **out, int max, bool implicit);
+/* Install the reg* name hooks of common/typio.h (catalog_reg.c);
+ * idempotent, called when a session is set. */
+void exec_catalog_reg_install(void);
 
 #endif

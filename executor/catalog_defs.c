@@ -6,9 +6,8 @@
  * the catalog functions.
  *
  * Each table is written as a compact spec "name:T name:T ..." whose type
- * letters are: o oid (integer here), n name (text), t text, c "char"
- * (text), b boolean, s smallint, i integer, l bigint, x xid (bigint),
- * f real, d double precision, z timestamptz, y bytea; arrays: T text[] /
+ * letters are: o oid, n name, t text, c "char", b boolean, s smallint,
+ * i integer, l bigint, x xid (bigint), f real, d double precision, z timestamptz, y bytea; arrays: T text[] /
  * name[], O oid[] / oidvector (integer[]), S int2vector / smallint[], C
  * "char"[] (text[]), A aclitem[] and anyarray (text[]). The specs are
  * parsed once (pthread_once) into ExecCatTable entries.
@@ -105,6 +104,8 @@ static const CatSpec cat_specs[] = {
     {"pg_catalog", "pg_operator", 2617,
      "oid:o oprname:n oprnamespace:o oprowner:o oprkind:c oprcanmerge:b oprcanhash:b "
      "oprleft:o oprright:o oprresult:o oprcom:o oprnegate:o oprcode:o oprrest:o oprjoin:o"},
+    {"pg_catalog", "pg_opfamily", 2753,
+     "oid:o opfmethod:o opfname:n opfnamespace:o opfowner:o"},
     {"pg_catalog", "pg_partitioned_table", 3350,
      "partrelid:o partstrat:c partnatts:s partdefid:o partattrs:S partclass:O "
      "partcollation:O partexprs:t"},
@@ -219,8 +220,11 @@ static pthread_once_t cat_once = PTHREAD_ONCE_INIT;
 static SqlType letter_type(char c)
 {
     switch (c) {
-    case 'o': case 'i': return SQLTYPE(TYPE_INT4);
-    case 'n': case 't': case 'c': return SQLTYPE(TYPE_TEXT);
+    case 'o': return SQLTYPE(TYPE_OID);
+    case 'i': return SQLTYPE(TYPE_INT4);
+    case 'n': return SQLTYPE(TYPE_NAME);
+    case 'c': return SQLTYPE(TYPE_CHAR);
+    case 't': return SQLTYPE(TYPE_TEXT);
     case 'b': return SQLTYPE(TYPE_BOOL);
     case 's': return SQLTYPE(TYPE_INT2);
     case 'l': case 'x': return SQLTYPE(TYPE_INT8);
@@ -314,7 +318,11 @@ uint32_t exec_catalog_role_oid(const char *role)
 
 static _Thread_local ExecSession *cat_session;
 
-void exec_catalog_set_session(ExecSession *s) { cat_session = s; }
+void exec_catalog_set_session(ExecSession *s)
+{
+    cat_session = s;
+    exec_catalog_reg_install();   /* reg* output needs the catalog: a pointer store, idempotent */
+}
 ExecSession *exec_catalog_session(void) { return cat_session; }
 
 static _Thread_local int32_t cat_backend_pid;

@@ -533,6 +533,8 @@ void exec__guc_remember(ExecSession *s, const char *name, bool is_local);
 void exec__utility_ddl3(ExecSession *s, const UtilityStmt *u, MemArena *arena);
 /* UTIL_SEQUENCE (utility_seq.c, sequences); exec__seq_drop_owned: DROP TABLE's owned sequences. */
 void exec__utility_seq(ExecSession *s, const UtilityStmt *u, MemArena *arena);
+/* UTIL_VIEW: CREATE [OR REPLACE] VIEW / DROP VIEW in the store (utility_view.c). */
+void exec__utility_view(const UtilityStmt *u, MemArena *arena);
 void exec__seq_drop_owned(uint32_t table_oid);
 /* BEGIN ISOLATION LEVEL x: apply u->ddl3_name (if any) to the new block's
  * transaction and to the transaction_isolation setting (utility_ddl3.c). */

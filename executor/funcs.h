@@ -96,7 +96,7 @@ struct CastDesc {
 
 typedef struct FuncCandidates {
     int count;
-    const FuncDesc *items[64];
+    const FuncDesc *items[160];   /* "||" has one per array type x 3 forms */
 } FuncCandidates;
 
 /* All functions/operators of that name and arity (variadic ones match any
@@ -239,6 +239,11 @@ StrRef exec__numeric_sqrt(StrRef x, int rscale, MemArena *arena);
 /* The instance of variadic function f for a call with nargs arguments (its
  * kernel knows the count); f itself when f has no per-arity instances. */
 const FuncDesc *exec__variadic_instance(const FuncDesc *f, int nargs);
+/* Catalog types' operators and casts (funcs_oidtypes.c, issue 6): oid,
+ * reg*, name, "char"; the cast lookups fall back to this small table. */
+extern const FuncDesc exec__funcs_oidtypes[];
+extern const int exec__funcs_oidtypes_count;
+const CastDesc *exec__cast_oidtypes_lookup(uint32_t source, uint32_t target);
 /* Casts: implicit/assignment table and its explicit twin (same order). */
 extern const CastDesc exec__casts[];
 extern const CastDesc exec__casts_explicit[];

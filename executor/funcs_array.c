@@ -3,7 +3,9 @@
  * functions over one-dimensional arrays: array_length, array_lower,
  * array_upper, array_ndims, array_dims, cardinality, array_position(s),
  * array_remove, array_replace, array_append, array_prepend, array_cat,
- * array_to_string, string_to_array.
+ * array_to_string, string_to_array; the || operators (anyarray ||
+ * anyarray for every array type, anyarray || anyelement and anyelement ||
+ * anyarray for non-string elements: see ARRAY_ELEM_CONCAT).
  *
  * PostgreSQL declares these over anyarray/anyelement; the registry has no
  * polymorphic types, so each is listed once per array type (ARRAY_TYPES)
@@ -394,7 +396,8 @@ static void k_from_string3(const FuncCallCtx *c, Vector *const *a, Vector *r) { 
     X(TYPE_BPCHAR_ARRAY, TYPE_BPCHAR) X(TYPE_DATE_ARRAY, TYPE_DATE) X(TYPE_TIME_ARRAY, TYPE_TIME) \
     X(TYPE_TIMESTAMP_ARRAY, TYPE_TIMESTAMP) X(TYPE_TIMESTAMPTZ_ARRAY, TYPE_TIMESTAMPTZ) \
     X(TYPE_INTERVAL_ARRAY, TYPE_INTERVAL) X(TYPE_UUID_ARRAY, TYPE_UUID) X(TYPE_JSONB_ARRAY, TYPE_JSONB) \
-    X(TYPE_JSON_ARRAY, TYPE_JSON) X(TYPE_BYTEA_ARRAY, TYPE_BYTEA)
+    X(TYPE_JSON_ARRAY, TYPE_JSON) X(TYPE_BYTEA_ARRAY, TYPE_BYTEA) X(TYPE_NAME_ARRAY, TYPE_NAME) \
+    X(TYPE_OID_ARRAY, TYPE_OID) X(TYPE_CHAR_ARRAY, TYPE_CHAR)
 
 #define S FUNC_STRICT
 #define I4 TYPE_INT4
@@ -416,11 +419,31 @@ static void k_from_string3(const FuncCallCtx *c, Vector *const *a, Vector *r) { 
     {"array_append", 2, {A, E, 0, 0}, A, 0, k_append, 378}, \
     {"array_prepend", 2, {E, A, 0, 0}, A, 0, k_prepend, 379}, \
     {"array_cat", 2, {A, A, 0, 0}, A, 0, k_cat, 383}, \
+    {"||", 2, {A, A, 0, 0}, A, 0, k_cat, 383}, \
     {"array_to_string", 2, {A, TX, 0, 0}, TX, S, k_to_string2, 395}, \
     {"array_to_string", 3, {A, TX, TX, 0}, TX, S, k_to_string3, 384},
 
+/*
+ * anyarray || anyelement and anyelement || anyarray. Not for string
+ * elements: the registry lists polymorphic operators per type, so
+ * text || text[] would count as an exact match for `textcol || 'x'` (the
+ * literal read as an array) where PostgreSQL, for which a polymorphic
+ * argument never matches exactly, picks text || text.
+ */
+#define ARRAY_ELEM_CONCAT(A, E) \
+    {"||", 2, {A, E, 0, 0}, A, 0, k_append, 378}, \
+    {"||", 2, {E, A, 0, 0}, A, 0, k_prepend, 379},
+#define ARRAY_NONSTRING_TYPES(X) \
+    X(TYPE_BOOL_ARRAY, TYPE_BOOL) X(TYPE_INT2_ARRAY, TYPE_INT2) X(TYPE_INT4_ARRAY, TYPE_INT4) \
+    X(TYPE_INT8_ARRAY, TYPE_INT8) X(TYPE_FLOAT4_ARRAY, TYPE_FLOAT4) X(TYPE_FLOAT8_ARRAY, TYPE_FLOAT8) \
+    X(TYPE_NUMERIC_ARRAY, TYPE_NUMERIC) X(TYPE_DATE_ARRAY, TYPE_DATE) X(TYPE_TIME_ARRAY, TYPE_TIME) \
+    X(TYPE_TIMESTAMP_ARRAY, TYPE_TIMESTAMP) X(TYPE_TIMESTAMPTZ_ARRAY, TYPE_TIMESTAMPTZ) \
+    X(TYPE_INTERVAL_ARRAY, TYPE_INTERVAL) X(TYPE_UUID_ARRAY, TYPE_UUID) X(TYPE_JSONB_ARRAY, TYPE_JSONB) \
+    X(TYPE_JSON_ARRAY, TYPE_JSON) X(TYPE_BYTEA_ARRAY, TYPE_BYTEA) X(TYPE_OID_ARRAY, TYPE_OID)
+
 const FuncDesc exec__funcs_array[] = {
     ARRAY_TYPES(ARRAY_FUNCS)
+    ARRAY_NONSTRING_TYPES(ARRAY_ELEM_CONCAT)
     {"string_to_array", 2, {TX, TX, 0, 0}, TYPE_TEXT_ARRAY, 0, k_from_string2, 394},
     {"string_to_array", 3, {TX, TX, TX, 0}, TYPE_TEXT_ARRAY, 0, k_from_string3, 376},
 };

@@ -16,8 +16,10 @@
  * the batch's active rows and look things up per row: these functions
  * serve catalog queries of a few hundred rows, never a data path.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "common/array.h"
 #include "common/datetime.h"
 #include "common/error.h"
@@ -178,7 +180,7 @@ static void k_pg_table_is_visible(const FuncCallCtx *ctx, Vector *const *args, V
         if (t) {
             const char *schema = store_table_schema(t);
             out.u.b = schema_in_path(schema) &&
-                      (idx || store_table_lookup(schema, store_table_name(t)) == t);
+                      (idx || store_relation_lookup(schema, store_table_name(t)) == t);
         } else if (store_seq_info((uint32_t)v.u.i32, &seq)) {
             out.u.b = schema_in_path(seq.schema) &&
                       store_seq_lookup(seq.schema, seq.name) == (uint32_t)v.u.i32;
@@ -620,6 +622,30 @@ static int path_schemas(const char **out, int max, bool implicit)
     return n;
 }
 
+int exec_catalog_path_schemas(const char **out, int max, bool implicit)
+{
+    return path_schemas(out, max, implicit);
+}
+
+bool exec_catalog_schema_visible(const char *schema) { return schema_in_path(schema); }
+
+/* pg_sleep(seconds): void; negative or NaN sleeps not at all, as PostgreSQL's. */
+static void k_pg_sleep(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
+{
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ROW(ctx, i);
+        Value v = arg_at(args, 0, row);
+        if (v.is_null)
+            continue;
+        if (v.u.f64 > 0) {
+            double secs = v.u.f64 > 1e9 ? 1e9 : v.u.f64;
+            struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+        }
+        ((StrRef *)res->data)[row] = (StrRef){"", 0};
+    }
+}
+
 static void k_current_schema(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
 {
     (void)args;
@@ -772,38 +798,44 @@ static void k_array_ne(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
 
 #define T_TEXT TYPE_TEXT
 #define T_I4 TYPE_INT4
+#define T_OID TYPE_OID   /* oid / regclass arguments: integers and reg* cast implicitly */
 #define STABLE FUNC_STABLE
 #define STRICT_STABLE (FUNC_STRICT | FUNC_STABLE)
 #define CAT_OID_BASE 910000u   /* Strata's ids for functions PostgreSQL has under other OIDs */
 
 const FuncDesc exec__funcs_catalog[] = {
-    {"pg_get_userbyid", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_pg_get_userbyid, 1642},
-    {"format_type", 2, {T_I4, T_I4}, TYPE_TEXT, STABLE, k_format_type, 1081},
-    {"pg_table_is_visible", 1, {T_I4}, TYPE_BOOL, STRICT_STABLE, k_pg_table_is_visible, 2079},
-    {"pg_type_is_visible", 1, {T_I4}, TYPE_BOOL, STRICT_STABLE, k_type_is_visible, 2080},
-    {"pg_function_is_visible", 1, {T_I4}, TYPE_BOOL, STRICT_STABLE, k_true, 2081},
-    {"pg_get_expr", 2, {T_TEXT, T_I4}, TYPE_TEXT, STRICT_STABLE, k_first_text, 1716},
-    {"pg_get_expr", 3, {T_TEXT, T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_first_text, 2509},
-    {"pg_get_constraintdef", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_constraintdef, 1387},
-    {"pg_get_constraintdef", 2, {T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_constraintdef, 2508},
-    {"pg_get_indexdef", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_indexdef, 1643},
-    {"pg_get_indexdef", 3, {T_I4, T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_indexdef3, 2507},
-    {"pg_get_viewdef", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_null, 1641},
-    {"pg_get_viewdef", 2, {T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_null, 2506},
-    {"pg_get_triggerdef", 2, {T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_null, 2730},
-    {"pg_get_statisticsobjdef_columns", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_null, 6174},
-    {"pg_get_function_result", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_function_result, 2165},
-    {"pg_get_function_arguments", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_function_arguments, 2162},
-    {"pg_get_function_identity_arguments", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_function_arguments, 2232},
-    {"pg_relation_is_publishable", 1, {T_I4}, TYPE_BOOL, STRICT_STABLE, k_false, 6121},
-    {"obj_description", 1, {T_I4}, TYPE_TEXT, STABLE, k_null, 1348},
-    {"obj_description", 2, {T_I4, T_TEXT}, TYPE_TEXT, STABLE, k_obj_description, 1215},
-    {"col_description", 2, {T_I4, T_I4}, TYPE_TEXT, STABLE, k_null, 1216},
-    {"shobj_description", 2, {T_I4, T_TEXT}, TYPE_TEXT, STABLE, k_obj_description, 1993},
-    {"pg_tablespace_location", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_empty_text, 3778},
-    {"pg_encoding_to_char", 1, {T_I4}, TYPE_TEXT, STRICT_STABLE, k_encoding_to_char, 1597},
+    {"pg_get_userbyid", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_pg_get_userbyid, 1642},
+    {"format_type", 2, {T_OID, T_I4}, TYPE_TEXT, STABLE, k_format_type, 1081},
+    {"pg_table_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_pg_table_is_visible, 2079},
+    {"pg_type_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_type_is_visible, 2080},
+    {"pg_function_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_true, 2081},
+    {"pg_operator_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_true, 2082},
+    {"pg_opclass_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_true, 2083},
+    {"pg_conversion_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_true, 2093},
+    {"pg_opfamily_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_true, 3829},
+    {"pg_collation_is_visible", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_true, 3815},
+    {"pg_get_expr", 2, {T_TEXT, T_OID}, TYPE_TEXT, STRICT_STABLE, k_first_text, 1716},
+    {"pg_get_expr", 3, {T_TEXT, T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_first_text, 2509},
+    {"pg_get_constraintdef", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_constraintdef, 1387},
+    {"pg_get_constraintdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_constraintdef, 2508},
+    {"pg_get_indexdef", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_indexdef, 1643},
+    {"pg_get_indexdef", 3, {T_OID, T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_indexdef3, 2507},
+    {"pg_get_viewdef", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_null, 1641},
+    {"pg_get_viewdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_null, 2506},
+    {"pg_get_triggerdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_null, 2730},
+    {"pg_get_statisticsobjdef_columns", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_null, 6174},
+    {"pg_get_function_result", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_function_result, 2165},
+    {"pg_get_function_arguments", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_function_arguments, 2162},
+    {"pg_get_function_identity_arguments", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_function_arguments, 2232},
+    {"pg_relation_is_publishable", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_false, 6121},
+    {"obj_description", 1, {T_OID}, TYPE_TEXT, STABLE, k_null, 1348},
+    {"obj_description", 2, {T_OID, T_TEXT}, TYPE_TEXT, STABLE, k_obj_description, 1215},
+    {"col_description", 2, {T_OID, T_I4}, TYPE_TEXT, STABLE, k_null, 1216},
+    {"shobj_description", 2, {T_OID, T_TEXT}, TYPE_TEXT, STABLE, k_obj_description, 1993},
+    {"pg_tablespace_location", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_empty_text, 3778},
+    {"pg_encoding_to_char", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_encoding_to_char, 1597},
     {"has_table_privilege", 2, {T_TEXT, T_TEXT}, TYPE_BOOL, STRICT_STABLE, k_true, 1927},
-    {"has_table_privilege", 2, {T_I4, T_TEXT}, TYPE_BOOL, STRICT_STABLE, k_true, 1924},
+    {"has_table_privilege", 2, {T_OID, T_TEXT}, TYPE_BOOL, STRICT_STABLE, k_true, 1924},
     {"has_table_privilege", 3, {T_TEXT, T_TEXT, T_TEXT}, TYPE_BOOL, STRICT_STABLE, k_true, 1922},
     {"has_schema_privilege", 2, {T_TEXT, T_TEXT}, TYPE_BOOL, STRICT_STABLE, k_true, 2273},
     {"has_schema_privilege", 3, {T_TEXT, T_TEXT, T_TEXT}, TYPE_BOOL, STRICT_STABLE, k_true, 2268},
@@ -826,10 +858,10 @@ const FuncDesc exec__funcs_catalog[] = {
     {"current_setting", 2, {T_TEXT, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_current_setting2, 3294},
     {"set_config", 3, {T_TEXT, T_TEXT, TYPE_BOOL}, TYPE_TEXT, FUNC_VOLATILE, k_set_config, 2078},
     {"pg_is_in_recovery", 0, {0}, TYPE_BOOL, STABLE, k_false, 3810},
-    {"pg_relation_size", 1, {T_I4}, TYPE_INT8, STRICT_STABLE, k_relation_size, 2325},
-    {"pg_table_size", 1, {T_I4}, TYPE_INT8, STRICT_STABLE, k_table_size, 2997},
-    {"pg_total_relation_size", 1, {T_I4}, TYPE_INT8, STRICT_STABLE, k_total_size, 2286},
-    {"pg_indexes_size", 1, {T_I4}, TYPE_INT8, STRICT_STABLE, k_indexes_size, 2998},
+    {"pg_relation_size", 1, {T_OID}, TYPE_INT8, STRICT_STABLE, k_relation_size, 2325},
+    {"pg_table_size", 1, {T_OID}, TYPE_INT8, STRICT_STABLE, k_table_size, 2997},
+    {"pg_total_relation_size", 1, {T_OID}, TYPE_INT8, STRICT_STABLE, k_total_size, 2286},
+    {"pg_indexes_size", 1, {T_OID}, TYPE_INT8, STRICT_STABLE, k_indexes_size, 2998},
     {"pg_database_size", 1, {T_TEXT}, TYPE_INT8, STRICT_STABLE, k_database_size, 2168},
     {"=", 2, {TYPE_INT4_ARRAY, TYPE_INT4_ARRAY}, TYPE_BOOL, FUNC_STRICT, k_array_eq, 1070},
     {"<>", 2, {TYPE_INT4_ARRAY, TYPE_INT4_ARRAY}, TYPE_BOOL, FUNC_STRICT, k_array_ne, 1071},
@@ -837,6 +869,7 @@ const FuncDesc exec__funcs_catalog[] = {
     {"<>", 2, {TYPE_INT2_ARRAY, TYPE_INT2_ARRAY}, TYPE_BOOL, FUNC_STRICT, k_array_ne, CAT_OID_BASE + 7},
     {"=", 2, {TYPE_TEXT_ARRAY, TYPE_TEXT_ARRAY}, TYPE_BOOL, FUNC_STRICT, k_array_eq, CAT_OID_BASE + 8},
     {"<>", 2, {TYPE_TEXT_ARRAY, TYPE_TEXT_ARRAY}, TYPE_BOOL, FUNC_STRICT, k_array_ne, CAT_OID_BASE + 9},
+    {"pg_sleep", 1, {TYPE_FLOAT8}, TYPE_VOID, FUNC_STRICT | FUNC_VOLATILE, k_pg_sleep, 2626},
     {"pg_size_pretty", 1, {TYPE_INT8}, TYPE_TEXT, STRICT_STABLE, k_size_pretty, 2288},
 };
 const int exec__funcs_catalog_count = (int)(sizeof exec__funcs_catalog / sizeof exec__funcs_catalog[0]);

@@ -85,7 +85,8 @@ CMP_FIXED(X_KERNELS)
 
 /* ---------- 3-way comparisons for the rest ---------- */
 
-/* text: bytewise (C collation), shorter prefix sorts first. */
+/* text: bytewise (C collation), shorter prefix sorts first; bytea's byteacmp
+ * is the same order. */
 static inline int cmp_text(StrRef a, StrRef b)
 {
     uint32_t n = a.len < b.len ? a.len : b.len;
@@ -142,7 +143,8 @@ static inline int cmp_jsonb(StrRef a, StrRef b)
     X(date_ts, int32_t, int64_t, TYPE_DATE, TYPE_TIMESTAMP, cmp_date_ts, 2340, 2343, 2338, 2339, 2341, 2342) \
     X(ts_date, int64_t, int32_t, TYPE_TIMESTAMP, TYPE_DATE, cmp_ts_date, 2366, 2369, 2364, 2365, 2367, 2368) \
     X(interval, StrRef, StrRef, TYPE_INTERVAL, TYPE_INTERVAL, cmp_interval, 1162, 1163, 1164, 1165, 1167, 1166) \
-    X(jsonb, StrRef, StrRef, TYPE_JSONB, TYPE_JSONB, cmp_jsonb, 3240, 3241, 3242, 3244, 3243, 3245)
+    X(jsonb, StrRef, StrRef, TYPE_JSONB, TYPE_JSONB, cmp_jsonb, 3240, 3241, 3242, 3244, 3243, 3245) \
+    X(bytea, StrRef, StrRef, TYPE_BYTEA, TYPE_BYTEA, cmp_text, 1955, 1956, 1957, 1958, 1959, 1960)
 
 #define X_KERNELS(name, LT, RT, lo, ro, fn, o_eq, o_ne, o_lt, o_le, o_gt, o_ge)                              \
     KERNEL_ROWS_BINARY(k_##name##eq, LT, RT, uint8_t, r[row] = (uint8_t)(fn(a[ia], b[ib]) == 0)) \

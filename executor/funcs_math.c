@@ -335,8 +335,7 @@ static void k_random(const FuncCallCtx *ctx, Vector *const *args, Vector *result
 /*
  * setseed(x): PostgreSQL's pg_prng_fseed — the state is splitmix64 of
  * x * (2^52 - 1), so setseed then random() repeats PostgreSQL's own
- * sequence. The result is an empty text: Strata has no void type yet
- * (FUNCS.md). Volatile, so it runs once per row like PostgreSQL's.
+ * sequence. The result is void (an empty value). Volatile, so it runs once per row like PostgreSQL's.
  */
 static void k_setseed(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
 {
@@ -594,7 +593,7 @@ const FuncDesc exec__funcs_math[] = {
     M2("atan2d", FD, FD, FD, k_atan2d, 2734),
     {"pi", 0, {0, 0, 0, 0}, FD, FUNC_STRICT, k_pi, 1610},
     {"random", 0, {0, 0, 0, 0}, FD, FUNC_VOLATILE, k_random, 1598},
-    {"setseed", 1, {FD}, TYPE_TEXT, FUNC_STRICT | FUNC_VOLATILE, k_setseed, 1599},
+    {"setseed", 1, {FD}, TYPE_VOID, FUNC_STRICT | FUNC_VOLATILE, k_setseed, 1599},
     {"width_bucket", 4, {FD, FD, FD, TYPE_INT4}, TYPE_INT4, FUNC_STRICT, k_width_bucket, 320},
     M2("gcd", TYPE_INT4, TYPE_INT4, TYPE_INT4, k_gcd4, 5044),
     M2("gcd", TYPE_INT8, TYPE_INT8, TYPE_INT8, k_gcd8, 5045),

@@ -297,7 +297,7 @@ static RegexFlags regex_flags(StrRef f, bool allow_g, const char *fname)
             if (!allow_g) {
                 ErrorData *e = err_begin(ERRCODE_INVALID_PARAMETER_VALUE);
                 err_message(e, "%s() does not support the \"global\" option", fname);
-                if (strncmp(fname, "regexp_split", 12) != 0)   /* PostgreSQL gives the split functions no hint */
+                if (strcmp(fname, "regexp_match") == 0)   /* PostgreSQL hints only there */
                     err_hint(e, "Use the regexp_matches function instead.");
                 err_throw();
             }
@@ -810,62 +810,133 @@ static bool nth_match(RegexEntry *re, StrRef s, int32_t start, int32_t n, PCRE2_
     return false;
 }
 
-/* regexp_instr / regexp_substr (string, pattern [, start [, n]]) */
+/* An int4 argument of a row (arguments are never NULL in active rows). */
+static int32_t i4_at(const Vector *v, uint32_t row)
+{
+    return ((const int32_t *)v->data)[v->is_const ? 0 : row];
+}
+
+static void bad_param(const char *name, int32_t v)
+{
+    err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid value for parameter \"%s\": %d", name, v);
+}
+
+/* The byte span of capture group g of the last match (g = 0: the whole
+ * match); false when the pattern has fewer groups or the group did not
+ * take part in the match (PostgreSQL then answers 0 / NULL). */
+static bool group_span(const RegexEntry *re, const PCRE2_SIZE *ov, int32_t g, PCRE2_SIZE *so, PCRE2_SIZE *eo)
+{
+    uint32_t ngroups = 0;
+    pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &ngroups);
+    if ((uint32_t)g > ngroups || ov[2 * g] == PCRE2_UNSET) return false;
+    *so = ov[2 * g];
+    *eo = ov[2 * g + 1];
+    return true;
+}
+
+/*
+ * regexp_instr(string, pattern [, start [, n [, endoption [, flags [, subexpr]]]]])
+ * and regexp_substr(string, pattern [, start [, n [, flags [, subexpr]]]]).
+ * Parameters are checked in PostgreSQL's order (start, n, endoption,
+ * flags, subexpr) before matching; "g" is refused.
+ */
 static void instr_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, int nargs, bool substr)
 {
     TXT_ARG(args, 0, a, am);
+    int flags_idx = substr ? 4 : 5, sub_idx = flags_idx + 1;
     RegexArg ra;
-    regex_arg_init(&ra, args[1], NULL, 0, false, substr ? "regexp_substr" : "regexp_instr");
+    regex_arg_init(&ra, args[1], nargs > flags_idx ? args[flags_idx] : NULL, 0, false,
+                   substr ? "regexp_substr" : "regexp_instr");
     TXT_FOR_ACTIVE_VALID(ctx, result, row) {
         StrRef s = a[row & am];
-        int32_t start = nargs > 2 ? ((const int32_t *)args[2]->data)[args[2]->is_const ? 0 : row] : 1;
-        int32_t n = nargs > 3 ? ((const int32_t *)args[3]->data)[args[3]->is_const ? 0 : row] : 1;
+        int32_t start = nargs > 2 ? i4_at(args[2], row) : 1;
+        int32_t n = nargs > 3 ? i4_at(args[3], row) : 1;
+        int32_t endopt = !substr && nargs > 4 ? i4_at(args[4], row) : 0;
+        if (start <= 0) bad_param("start", start);
+        if (n <= 0) bad_param("n", n);
+        if (endopt != 0 && endopt != 1) bad_param("endoption", endopt);
         RegexEntry *re = regex_for_row(&ra, row, ctx->arena);
-        PCRE2_SIZE *ov = NULL;
-        bool found = nth_match(re, s, start, n, &ov);
+        int32_t sub = nargs > sub_idx ? i4_at(args[sub_idx], row) : 0;
+        if (sub < 0) bad_param("subexpr", sub);
+        PCRE2_SIZE *ov = NULL, so = 0, eo = 0;
+        bool found = nth_match(re, s, start, n, &ov) && group_span(re, ov, sub, &so, &eo);
         if (substr) {
             if (!found) vec_set_null(result, row);
-            else ((StrRef *)result->data)[row] = (StrRef){s.ptr + ov[0], (uint32_t)(ov[1] - ov[0])};
+            else ((StrRef *)result->data)[row] = (StrRef){s.ptr + so, (uint32_t)(eo - so)};
         } else {
+            PCRE2_SIZE at = endopt ? eo : so;
             ((int32_t *)result->data)[row] =
-                found ? (int32_t)txt_count((StrRef){s.ptr, (uint32_t)ov[0]}) + 1 : 0;
+                found ? (int32_t)txt_count((StrRef){s.ptr, (uint32_t)at}) + 1 : 0;
         }
     }
 }
 static void k_instr2(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 2, false); }
 static void k_instr3(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 3, false); }
 static void k_instr4(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 4, false); }
+static void k_instr5(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 5, false); }
+static void k_instr6(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 6, false); }
+static void k_instr7(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 7, false); }
 static void k_substr2(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 2, true); }
 static void k_substr3(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 3, true); }
 static void k_substr4(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 4, true); }
+static void k_substr5(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 5, true); }
+static void k_substr6(const FuncCallCtx *c, Vector *const *a, Vector *r) { instr_kernel(c, a, r, 6, true); }
 
-/* regexp_replace(source, pattern, replacement, start): the first match at
- * or after character start is replaced (PostgreSQL 15, N defaulting to 1). */
-static void k_replace_start(const FuncCallCtx *ctx, Vector *const *args, Vector *result)
+/* Replace, in s from byte `from` on, the n-th match (n = 0: every match),
+ * as PostgreSQL's replace_text_regexp with a start and a count. */
+static StrRef replace_nth(TextOut *o, RegexEntry *re, StrRef s, StrRef rep, uint32_t from, int32_t n)
+{
+    uint32_t copied = 0;
+    for (int32_t k = 1; from <= s.len; k++) {
+        int rc = regex_exec(re, s, from);
+        if (rc == 0) break;
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->md);
+        if (n == 0 || k == n) {
+            text_out_append(o, s.ptr + copied, ov[0] - copied);
+            append_replacement(o, rep, s, ov, rc);
+            copied = (uint32_t)ov[1];
+            if (n != 0) break;
+        }
+        if (ov[1] > ov[0]) {
+            from = (uint32_t)ov[1];
+        } else {   /* empty match: step over one character */
+            if (ov[1] >= s.len) break;
+            from = (uint32_t)ov[1] + txt_char_at(s, (uint32_t)ov[1]);
+        }
+    }
+    text_out_append(o, s.ptr + copied, s.len - copied);
+    return text_out_finish(o);
+}
+
+/* regexp_replace(source, pattern, replacement, start [, n [, flags]]):
+ * PostgreSQL 15's textregexreplace_extended. n defaults to 1 (a given n
+ * wins over the "g" flag; 0 replaces every match from start on). */
+static void replace_ext_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, int nargs)
 {
     TXT_ARG(args, 0, a, am);
     TXT_ARG(args, 2, c, cm);
     TextOut out;
     text_out_init(&out, ctx->arena, 0);
     RegexArg ra;
-    regex_arg_init(&ra, args[1], NULL, 0, true, "regexp_replace");
+    regex_arg_init(&ra, args[1], nargs > 5 ? args[5] : NULL, 0, true, "regexp_replace");
     TXT_FOR_ACTIVE_VALID(ctx, result, row) {
         StrRef s = a[row & am];
-        int32_t start = ((const int32_t *)args[3]->data)[args[3]->is_const ? 0 : row];
+        int32_t start = i4_at(args[3], row);
+        if (start <= 0) bad_param("start", start);
+        int32_t n = nargs > 4 ? i4_at(args[4], row) : 1;
+        if (n < 0) bad_param("n", n);
         RegexEntry *re = regex_for_row(&ra, row, ctx->arena);
-        PCRE2_SIZE *ov = NULL;
-        if (!nth_match(re, s, start, 1, &ov)) {
+        if ((int64_t)start - 1 > txt_count(s)) {
             ((StrRef *)result->data)[row] = s;
             continue;
         }
-        int rc = regex_exec(re, s, (uint32_t)ov[0]);   /* re-run for the group count at that spot */
-        ov = pcre2_get_ovector_pointer(re->md);
-        text_out_append(&out, s.ptr, ov[0]);
-        append_replacement(&out, c[row & cm], s, ov, rc);
-        text_out_append(&out, s.ptr + ov[1], s.len - ov[1]);
-        ((StrRef *)result->data)[row] = text_out_finish(&out);
+        ((StrRef *)result->data)[row] =
+            replace_nth(&out, re, s, c[row & cm], txt_offset(s, start - 1), n);
     }
 }
+static void k_replace_start(const FuncCallCtx *c, Vector *const *a, Vector *r) { replace_ext_kernel(c, a, r, 4); }
+static void k_replace5(const FuncCallCtx *c, Vector *const *a, Vector *r) { replace_ext_kernel(c, a, r, 5); }
+static void k_replace6(const FuncCallCtx *c, Vector *const *a, Vector *r) { replace_ext_kernel(c, a, r, 6); }
 
 const FuncDesc exec__funcs_regex[] = {
     {"regexp_split_to_array", 2, {TX, TX, 0, 0}, TYPE_TEXT_ARRAY, FUNC_STRICT, k_split_array2, 2767},
@@ -876,7 +947,15 @@ const FuncDesc exec__funcs_regex[] = {
     R2("regexp_substr", TX, k_substr2, 6248),
     {"regexp_substr", 3, {TX, TX, TYPE_INT4, 0}, TX, FUNC_STRICT, k_substr3, 6249},
     {"regexp_substr", 4, {TX, TX, TYPE_INT4, TYPE_INT4}, TX, FUNC_STRICT, k_substr4, 6250},
-    {"regexp_replace", 4, {TX, TX, TX, TYPE_INT4}, TX, FUNC_STRICT, k_replace_start, 6251},
+    {"regexp_instr", 5, {TX, TX, TYPE_INT4, TYPE_INT4, TYPE_INT4}, TYPE_INT4, FUNC_STRICT, k_instr5, 6260},
+    {"regexp_instr", 6, {TX, TX, TYPE_INT4, TYPE_INT4, TYPE_INT4, TX}, TYPE_INT4, FUNC_STRICT, k_instr6, 6261},
+    {"regexp_instr", 7, {TX, TX, TYPE_INT4, TYPE_INT4, TYPE_INT4, TX, TYPE_INT4}, TYPE_INT4, FUNC_STRICT,
+     k_instr7, 6262},
+    {"regexp_substr", 5, {TX, TX, TYPE_INT4, TYPE_INT4, TX}, TX, FUNC_STRICT, k_substr5, 6268},
+    {"regexp_substr", 6, {TX, TX, TYPE_INT4, TYPE_INT4, TX, TYPE_INT4}, TX, FUNC_STRICT, k_substr6, 6269},
+    {"regexp_replace", 4, {TX, TX, TX, TYPE_INT4}, TX, FUNC_STRICT, k_replace_start, 6253},
+    {"regexp_replace", 5, {TX, TX, TX, TYPE_INT4, TYPE_INT4}, TX, FUNC_STRICT, k_replace5, 6252},
+    {"regexp_replace", 6, {TX, TX, TX, TYPE_INT4, TYPE_INT4, TX}, TX, FUNC_STRICT, k_replace6, 6251},
     R2("~", TYPE_BOOL, k_re_eq, 1254),
     R2("!~", TYPE_BOOL, k_re_ne, 1256),
     R2("~*", TYPE_BOOL, k_re_ieq, 1238),

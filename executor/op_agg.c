@@ -48,6 +48,7 @@ struct AggSlot {
     PhysType arg_phys;
     SqlType arg_type;
     ExprProg *arg;
+    int64_t sum_add;      /* sum(e + c) folded to sum(e) + c * count (see sum_add_const) */
     int64_t *cnt;
     int64_t *i64;
     int128_t *i128;
@@ -349,6 +350,17 @@ static uint32_t distinct_filter(AggSlot *s, const Vector *v, const uint16_t **ro
     return nnew;
 }
 
+/* Kernels called once per batch; see "one group" below for why out of
+ * line. On x86-64 each is also built for AVX2 and the loader picks the
+ * clone once per process (as KERNEL_DISPATCH in kernels_template.h):
+ * SSE2 has no sign extension of int32 to int64 lanes (pmovsxdq is
+ * SSE4.1), which left single_sum_i32 at 48% of Q29's profile. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(STRATA_NO_TARGET_CLONES)
+#define AGG_KERNEL __attribute__((target_clones("default", "avx2")))   /* never inlined (ifunc) */
+#else
+#define AGG_KERNEL __attribute__((noinline))
+#endif
+
 /*
  * Exact sum of int64 values in registers, for the one-group case (no GROUP
  * BY): x = hi * 2^32 + lo with lo = x mod 2^32 and hi taken as a logical
@@ -360,7 +372,7 @@ static uint32_t distinct_filter(AggSlot *s, const Vector *v, const uint16_t **ro
  * added two per instruction), and the sums stay in registers instead of a
  * store per row.
  */
-static int128_t sum_i64_exact(const int64_t *restrict d, const uint16_t *restrict rows, uint32_t n,
+static AGG_KERNEL int128_t sum_i64_exact(const int64_t *restrict d, const uint16_t *restrict rows, uint32_t n,
                               const uint64_t *vb, int64_t *count)
 {
     uint64_t lo = 0, hi = 0, neg = 0, cnt = 0;
@@ -396,18 +408,223 @@ static int128_t sum_i64_exact(const int64_t *restrict d, const uint16_t *restric
     return h * ((int128_t)1 << 32) + (int128_t)lo;
 }
 
-/* One group, flat int8 argument: the register-resident fast path. */
+/* ---------- one group (no GROUP BY): register-resident kernels ----------
+ *
+ * Without GROUP BY every row folds into group 0, and the scatter loops
+ * above become `acc[0] += x` with a store and a reload per row: a chain
+ * through memory (store-to-load forwarding, ~5 cycles a row) that made
+ * upd_sum_int 82% of ClickBench Q29's profile. These kernels keep the
+ * state in registers for the whole batch and merge it once. Dense input
+ * without NULLs is a plain counted loop; with a validity bitmap, words of
+ * 64 valid rows take the same loop and other words a masked one; input
+ * under a selection loads through it. Integer sums and min/max vectorise
+ * (gcc 12 -O3 -fopt-info-vec: "loop vectorized using 16 byte vectors" for
+ * each dense and masked loop of SINGLE_INT, and for the dense min/max
+ * loops); float sums keep PostgreSQL's order of additions (row order), so
+ * they stay scalar but lose the memory round trip.
+ *
+ * AGG_KERNEL keeps each kernel out of line: inlined into
+ * exec__agg_slot_update, gcc 12 vectorised none of these loops (the
+ * caller's stores through the slot may alias the data, it reported
+ * "vectorized 0 loops in function"); out of line, with its restrict
+ * parameters, each one does. One call per batch costs nothing.
+ */
+
+/* Valid (non-NULL) rows among `rows` (NULL = dense 0..n). */
+static AGG_KERNEL int64_t single_count(const uint16_t *restrict rows, uint32_t n, const uint64_t *restrict vb)
+{
+    if (vb == NULL)
+        return n;
+    int64_t c = 0;
+    if (rows == NULL) {
+        uint32_t w = 0;
+        for (; (w + 1) * 64 <= n; w++)
+            c += __builtin_popcountll(vb[w]);
+        if (w * 64 < n)
+            c += __builtin_popcountll(vb[w] & ((UINT64_C(1) << (n - w * 64)) - 1));
+        return c;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        c += (int64_t)exec__bit(vb, rows[i]);
+    return c;
+}
+
+/* Sum of the valid values of a batch of int16/int32 in an accumulator AT
+ * that cannot overflow over VEC_CAPACITY = 2048 rows: int32 for int16
+ * (|sum| <= 2^11 * 2^15 = 2^26; 16 lanes a vector, where an int64 sum
+ * spent its time widening: 4 vpmovsxdq per 16 values, 63% of Q29), int64
+ * for int32; *cnt gets how many. */
+#define SINGLE_SUM_INT(NAME, CT, AT)                                                          \
+    static AGG_KERNEL int64_t NAME(const CT *restrict d, const uint16_t *restrict rows, uint32_t n,   \
+                        const uint64_t *restrict vb, int64_t *cnt)                         \
+    {                                                                                      \
+        AT acc = 0;                                                                        \
+        if (rows == NULL && vb == NULL) {                                                  \
+            for (uint32_t i = 0; i < n; i++)                                               \
+                acc += d[i];                                                               \
+        } else if (rows == NULL) {                                                         \
+            for (uint32_t lo = 0; lo < n; lo += 64) {                                      \
+                uint32_t cnt64 = n - lo < 64 ? n - lo : 64;                                \
+                uint64_t bits = vb[lo >> 6];                                               \
+                if (cnt64 == 64 && bits == UINT64_MAX) {                                   \
+                    for (uint32_t i = lo; i < lo + 64; i++)                                \
+                        acc += d[i];                                                       \
+                } else {                                                                   \
+                    for (uint32_t i = 0; i < cnt64; i++)                                   \
+                        acc += (AT)d[lo + i] & -(AT)((bits >> i) & 1);                     \
+                }                                                                          \
+            }                                                                              \
+        } else if (vb == NULL) {                                                           \
+            for (uint32_t i = 0; i < n; i++)                                               \
+                acc += d[rows[i]];                                                         \
+        } else {                                                                           \
+            for (uint32_t i = 0; i < n; i++) {                                             \
+                uint32_t r = rows[i];                                                      \
+                acc += (AT)d[r] & -(AT)exec__bit(vb, r);                                   \
+            }                                                                              \
+        }                                                                                  \
+        *cnt = single_count(rows, n, vb);                                                  \
+        return (int64_t)acc;                                                               \
+    }
+_Static_assert(VEC_CAPACITY <= 65536, "int16 batch sums must fit int32");
+SINGLE_SUM_INT(single_sum_i16, int16_t, int32_t)
+SINGLE_SUM_INT(single_sum_i32, int32_t, int64_t)
+
+/* min or max of the valid values of an integer batch; *cnt gets how many
+ * (the result means nothing when it is 0). MIN_ selects the direction at
+ * compile time so each loop is a plain vectorisable reduction. */
+#define SINGLE_MINMAX(NAME, CT, INIT, BETTER)                                             \
+    static AGG_KERNEL CT NAME(const CT *restrict d, const uint16_t *restrict rows, uint32_t n,        \
+                   const uint64_t *restrict vb, int64_t *cnt)                              \
+    {                                                                                      \
+        CT best = INIT;                                                                    \
+        if (rows == NULL && vb == NULL) {                                                  \
+            for (uint32_t i = 0; i < n; i++)                                               \
+                best = BETTER(d[i], best) ? d[i] : best;                                   \
+        } else {                                                                           \
+            for (uint32_t i = 0; i < n; i++) {                                             \
+                uint32_t r = rows ? rows[i] : i;                                           \
+                CT x = d[r];                                                               \
+                bool take = (vb == NULL || exec__bit(vb, r)) && BETTER(x, best);           \
+                best = take ? x : best;                                                    \
+            }                                                                              \
+        }                                                                                  \
+        *cnt = single_count(rows, n, vb);                                                  \
+        return best;                                                                       \
+    }
+#define LT_(a, b) ((a) < (b))
+#define GT_(a, b) ((a) > (b))
+SINGLE_MINMAX(single_min_i16, int16_t, INT16_MAX, LT_)
+SINGLE_MINMAX(single_max_i16, int16_t, INT16_MIN, GT_)
+SINGLE_MINMAX(single_min_i32, int32_t, INT32_MAX, LT_)
+SINGLE_MINMAX(single_max_i32, int32_t, INT32_MIN, GT_)
+SINGLE_MINMAX(single_min_i64, int64_t, INT64_MAX, LT_)
+SINGLE_MINMAX(single_max_i64, int64_t, INT64_MIN, GT_)
+
+/* Float sums in row order, accumulator in a register (same additions in
+ * the same order as the grouped loop, so the same bits). */
+#define SINGLE_SUM_FLT(NAME, CT, AT)                                                      \
+    static AGG_KERNEL AT NAME(const CT *restrict d, const uint16_t *restrict rows, uint32_t n,        \
+                   const uint64_t *restrict vb, AT acc)                                    \
+    {                                                                                      \
+        for (uint32_t i = 0; i < n; i++) {                                                 \
+            uint32_t r = rows ? rows[i] : i;                                               \
+            if (vb == NULL || exec__bit(vb, r))                                            \
+                acc += (AT)d[r];                                                           \
+        }                                                                                  \
+        return acc;                                                                        \
+    }
+SINGLE_SUM_FLT(single_sum_f32, float, float)
+SINGLE_SUM_FLT(single_sum_f32d, float, double)
+SINGLE_SUM_FLT(single_sum_f64, double, double)
+
+/* Merge a batch's min/max into group 0 (cnt = valid values in the batch). */
+#define MM_MERGE(CT, X, C)                                                                \
+    {                                                                                      \
+        CT *acc_ = (CT *)s->mm;                                                            \
+        if ((C) > 0 && (s->cnt[0] == 0 || (is_min ? (X) < acc_[0] : (X) > acc_[0])))       \
+            acc_[0] = (X);                                                                 \
+        s->cnt[0] += (C);                                                                  \
+    }
+
+static bool single_minmax(AggSlot *s, const Vector *v, const uint16_t *rows, uint32_t n, const uint64_t *vb)
+{
+    bool is_min = s->kind == AGG_MIN;
+    int64_t c;
+    switch (s->arg_phys) {
+    case PHYS_I16: {
+        int16_t x = is_min ? single_min_i16(v->data, rows, n, vb, &c) : single_max_i16(v->data, rows, n, vb, &c);
+        MM_MERGE(int16_t, x, c)
+        return true;
+    }
+    case PHYS_I32: {
+        int32_t x = is_min ? single_min_i32(v->data, rows, n, vb, &c) : single_max_i32(v->data, rows, n, vb, &c);
+        MM_MERGE(int32_t, x, c)
+        return true;
+    }
+    case PHYS_I64: {
+        int64_t x = is_min ? single_min_i64(v->data, rows, n, vb, &c) : single_max_i64(v->data, rows, n, vb, &c);
+        MM_MERGE(int64_t, x, c)
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static bool single_sum(AggSlot *s, const Vector *v, const uint16_t *rows, uint32_t n, const uint64_t *vb)
+{
+    int64_t c = 0, sum;
+    switch (s->sk) {
+    case AS_SUM_I64: case AS_SUM_I128:
+        if (s->arg_phys == PHYS_I16)
+            sum = single_sum_i16(v->data, rows, n, vb, &c);
+        else if (s->arg_phys == PHYS_I32)
+            sum = single_sum_i32(v->data, rows, n, vb, &c);
+        else if (s->sk == AS_SUM_I128 && s->arg_phys == PHYS_I64) {
+            s->i128[0] += sum_i64_exact(v->data, rows, n, vb, &c);
+            s->cnt[0] += c;
+            return true;
+        } else
+            return false;
+        if (s->sk == AS_SUM_I64)   /* int8 result: wraps like the grouped loop */
+            s->i64[0] = (int64_t)((uint64_t)s->i64[0] + (uint64_t)sum);
+        else
+            s->i128[0] += sum;
+        s->cnt[0] += c;
+        return true;
+    case AS_SUM_F32:
+        s->f32[0] = single_sum_f32(v->data, rows, n, vb, s->f32[0]);
+        break;
+    case AS_SUM_F64:
+        s->f64[0] = s->arg_phys == PHYS_F32 ? single_sum_f32d(v->data, rows, n, vb, s->f64[0])
+                                            : single_sum_f64(v->data, rows, n, vb, s->f64[0]);
+        break;
+    default: return false;
+    }
+    s->cnt[0] += single_count(rows, n, vb);
+    return true;
+}
+
+/* One group, flat argument, no DISTINCT: the register-resident paths.
+ * False when the slot needs the general loop. */
 static bool agg_update_single(AggSlot *s, const Vector *v, const Batch *in)
 {
     if (s->dset || v == NULL || v->is_const)
         return false;
-    if (s->sk == AS_SUM_I128 && s->arg_phys == PHYS_I64) {
-        int64_t c;
-        s->i128[0] += sum_i64_exact(v->data, in->sel, in->count, v->validity, &c);
-        s->cnt[0] += c;
+    const uint16_t *rows = in->sel;
+    uint32_t n = in->count;
+    const uint64_t *vb = v->validity;
+    switch (s->sk) {
+    case AS_COUNT:
+        s->cnt[0] += single_count(rows, n, vb);
         return true;
+    case AS_SUM_I64: case AS_SUM_I128: case AS_SUM_F32: case AS_SUM_F64:
+        return single_sum(s, v, rows, n, vb);
+    case AS_MINMAX:
+        return single_minmax(s, v, rows, n, vb);
+    default:
+        return false;
     }
-    return false;
 }
 
 /* FILTER: keep the (row, group) pairs whose filter is true. */
@@ -575,7 +792,7 @@ void exec__agg_slot_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, Me
     bool avg = s->kind == AGG_AVG;
     switch (s->sk) {
     case AS_COUNT: v.u.i64 = c; break;
-    case AS_SUM_I64: v.u.i64 = s->i64[g]; break;
+    case AS_SUM_I64: v.u.i64 = (int64_t)((uint64_t)s->i64[g] + (uint64_t)s->sum_add * (uint64_t)c); break;
     case AS_SUM_I128: {
         StrRef sum = numeric_from_int128(s->i128[g], 0, a);
         v.u.str = avg ? numeric_div_int64(sum, c, a) : sum;
@@ -666,6 +883,34 @@ static AggStateKind state_kind(const AggCall *c, PhysType p)
               c->agg->name);
 }
 
+/*
+ * sum(e + c) and sum(c + e) with e int2 and c a non-NULL int4 constant
+ * (PostgreSQL's int24pl / int42pl, result int4, summed into int8): every
+ * row's e + c is exact in int4 when |c| <= INT32_MAX - 32768 (no 22003 can
+ * be lost), so the sum equals sum(e) + c * count(e) — exactly, even where
+ * the int8 sum wraps, since both sides are the same sum modulo 2^64. Only
+ * e is evaluated and summed; the result adds c * count (NULL rows of e are
+ * NULL rows of e + c, so the counts agree). ClickBench Q29 is 90 such sums
+ * of one smallint column; ClickHouse does the same rewrite
+ * (optimize_arithmetic_operations_in_aggregate_functions). Returns the
+ * expression to aggregate (c->arg itself when the shape does not apply).
+ */
+static const Expr *sum_add_const(const AggCall *c, int64_t *add)
+{
+    const Expr *a = c->arg;
+    *add = 0;
+    if (c->agg->kind != AGG_SUM || c->agg->impl != NULL || c->distinct || c->norder > 0 || a->kind != EXPR_FUNC ||
+        a->nargs != 2 || a->func == NULL || (a->func->oid != 178 && a->func->oid != 179))
+        return a;
+    int ci = a->func->oid == 178 ? 1 : 0;   /* int24pl(int2, int4) / int42pl(int4, int2) */
+    const Expr *k = a->args[ci], *e = a->args[1 - ci];
+    if (strcmp(a->func->name, "+") != 0 || a->func->rettype != TYPE_INT4 || k->kind != EXPR_CONST || k->value.is_null || k->type.oid != TYPE_INT4 || e->type.oid != TYPE_INT2 ||
+        k->value.u.i32 > INT32_MAX - 32768 || k->value.u.i32 < INT32_MIN + 32768)
+        return a;
+    *add = k->value.u.i32;
+    return e;
+}
+
 static void slot_order_init(ExecQuery *q, AggSlot *s, const AggCall *c)
 {
     s->norder = c->norder;
@@ -695,9 +940,10 @@ void exec__agg_slot_init(ExecQuery *q, AggSlot *s, const AggCall *c, MemArena *s
     s->scratch = scratch;
     s->cap = cap;
     if (c->arg) {
-        s->arg_type = c->arg->type;
-        s->arg_phys = type_phys(c->arg->type);
-        s->arg = exec__expr_compile(q, c->arg, scratch);
+        const Expr *arg = sum_add_const(c, &s->sum_add);
+        s->arg_type = arg->type;
+        s->arg_phys = type_phys(arg->type);
+        s->arg = exec__expr_compile(q, arg, scratch);
     }
     s->elem = (uint32_t)phys_size(s->arg_phys);
     s->impl = c->agg->impl;

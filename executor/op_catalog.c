@@ -369,7 +369,7 @@ static void fill_class(CatRows *r)
         const StoreRelInfo *t = &s.tables[i];
         uint32_t ns = exec_catalog_schema_oid(t->schema);
         uint32_t owner = table_owner(s.schemas, s.nschemas, t->schema);
-        class_common(r, t->oid, t->name, ns, owner, 'r', t->ncols);
+        class_common(r, t->oid, t->name, ns, owner, t->view_sql ? 'v' : 'r', t->ncols);
         cat_set_b(r, "relhasindex", t->npkey > 0);
         cat_set_i(r, "reltuples", t->rows > 0 ? (int64_t)t->rows : -1);
         if (t->npkey > 0)
@@ -826,8 +826,9 @@ static void fill_is_tables(CatRows *r)
         cat_set_s(r, "table_catalog", r->db);
         cat_set_s(r, "table_schema", s.tables[i].schema);
         cat_set_s(r, "table_name", s.tables[i].name);
-        cat_set_s(r, "table_type", "BASE TABLE");
-        cat_set_s(r, "is_insertable_into", "YES");
+        bool view = s.tables[i].view_sql != NULL;
+        cat_set_s(r, "table_type", view ? "VIEW" : "BASE TABLE");
+        cat_set_s(r, "is_insertable_into", view ? "NO" : "YES");
         cat_set_s(r, "is_typed", "NO");
     }
 }

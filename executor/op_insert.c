@@ -16,10 +16,13 @@
  * taken (store_table_lock_for_upsert: waits for a concurrent writer, as
  * PostgreSQL waits for a conflicting inserter, and refreshes the READ
  * COMMITTED snapshot). Each batch is then split three ways:
- *   - a key already proposed by this command (kept in a hash set of
- *     serialized keys for the whole statement): DO NOTHING skips the row,
- *     DO UPDATE raises 21000 (PostgreSQL: "cannot affect row a second
- *     time");
+ *   - a key of a row this command already inserted or updated (a hash
+ *     set of serialized keys for the whole statement): DO NOTHING skips
+ *     the row, DO UPDATE raises 21000 (PostgreSQL: "cannot affect row a
+ *     second time"). A key whose DO UPDATE is still queued in this batch
+ *     first ends the batch's segment (its inserts and updates are
+ *     written); a key whose update the WHERE filtered out is free again,
+ *     so the next proposal meets the existing row anew, as in PostgreSQL;
  *   - a key present in the table (store_table_lookup_key, a point lookup
  *     per row): DO NOTHING skips; DO UPDATE queues the existing row;
  *   - otherwise the row is inserted (one store_table_append per batch,
@@ -33,6 +36,7 @@
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include "common/error.h"
 
@@ -64,6 +68,9 @@ typedef struct InsertState {
     uint16_t *ins_sel;
     uint16_t *upd_rows;
     int64_t *upd_ids;
+    uint16_t *pend_rows; /* input rows of the queued updates (upd_rows gets compacted) */
+    int64_t *written;    /* locators DO UPDATE wrote in the current segment */
+    uint32_t nwritten;
     ExecColumn *out;     /* RETURNING: inserted and updated rows, in input order */
     ExecColumn *upd_out; /* RETURNING: a batch's updated rows (then merged into out) */
     uint16_t *upd_in;    /* their input rows */
@@ -134,8 +141,12 @@ static size_t key_serialize(ExecOp *op, InsertState *st)
     return n;
 }
 
-/* Add the current key; false when this statement already had it. */
-static bool keyset_add(ExecOp *op, InsertState *st)
+/* States of a key set entry (a byte stored after the key's bytes). */
+enum { KEY_AFFECTED = 1, KEY_PENDING = 2, KEY_RELEASED = 3 };
+
+/* The entry of the current key (st->key), added with state `fresh` when
+ * absent; *existed says whether it was there. Returns its state byte. */
+static uint8_t *keyset_entry(ExecOp *op, InsertState *st, uint8_t fresh, bool *existed)
 {
     KeySet *s = &st->keys;
     size_t n = key_serialize(op, st);
@@ -146,17 +157,32 @@ static bool keyset_add(ExecOp *op, InsertState *st)
     for (; s->key[j]; j = (j + 1) & (s->cap - 1)) {
         uint32_t len;
         memcpy(&len, s->key[j], 4);
-        if (s->hash[j] == h && len == n && memcmp(s->key[j] + 4, st->keybuf, n) == 0)
-            return false;
+        if (s->hash[j] == h && len == n && memcmp(s->key[j] + 4, st->keybuf, n) == 0) {
+            *existed = true;
+            return s->key[j] + 4 + n;
+        }
     }
-    uint8_t *copy = mem_alloc(op->q->arena, n + 4);
+    uint8_t *copy = mem_alloc(op->q->arena, n + 5);
     uint32_t len = (uint32_t)n;
     memcpy(copy, &len, 4);
     memcpy(copy + 4, st->keybuf, n);
+    copy[4 + n] = fresh;
     s->hash[j] = h;
     s->key[j] = copy;
     s->count++;
-    return true;
+    *existed = false;
+    return copy + 4 + n;
+}
+
+/* st->key = the primary key of row `row` of b; false when a part is NULL. */
+static bool load_key(InsertState *st, const Batch *b, uint32_t row)
+{
+    bool has_null = false;
+    for (int k = 0; k < st->npk; k++) {
+        vec_get_value(&b->cols[st->pk[k]], row, &st->key[k]);
+        has_null |= st->key[k].is_null;
+    }
+    return !has_null;
 }
 
 /* ---- ON CONFLICT ---- */
@@ -272,6 +298,8 @@ static void apply_updates(ExecOp *op, InsertState *st, const Batch *b, uint32_t 
             if (r == STORE_WRITE_MOVED)
                 err_raise(ERRCODE_T_R_SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
             st->scratch[k] = (uint16_t)row;
+            if (r == STORE_WRITE_OK)
+                st->written[st->nwritten++] = ids[row];
             k += r == STORE_WRITE_OK;
         }
         st->count += k;
@@ -281,7 +309,66 @@ static void apply_updates(ExecOp *op, InsertState *st, const Batch *b, uint32_t 
     sh->worktables[st->wt_id] = NULL;
 }
 
-/* One flat batch: split into insert / update / skip (see the top). */
+/* The inserts of a segment. Under REPEATABLE READ a key committed after
+ * the snapshot is invisible to the lookups yet still conflicts at the
+ * append (the primary key is the only unique constraint, so a 23505 there
+ * is the arbiter's): PostgreSQL raises 40001 for that case. READ COMMITTED
+ * never gets here with such a key (store_table_lock_for_upsert refreshed
+ * the snapshot under the table's write lock). */
+static void conflict_append(ExecOp *op, InsertState *st, const Batch *ins)
+{
+    if (store_txn_isolation(op->q->txn) != STORE_REPEATABLE_READ) {
+        store_table_append(st->target, op->q->txn, ins);
+        return;
+    }
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store_table_append(st->target, op->q->txn, ins);
+        err_pop(&jmp);
+        return;
+    }
+    if (strcmp(err_current()->sqlstate, ERRCODE_UNIQUE_VIOLATION) != 0)
+        err_rethrow();
+    err_raise(ERRCODE_T_R_SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Write one segment of a batch: its inserts, then its queued updates.
+ * The queued keys then become "affected" when their row was written, and
+ * free again when DO UPDATE's WHERE left the row alone (PostgreSQL checks
+ * "a second time" against the rows this command actually changed). */
+static void conflict_flush(ExecOp *op, InsertState *st, Batch *b, uint32_t nins, uint32_t nupd)
+{
+    if (nins > 0) {
+        Batch ins = {nins, st->ins_sel, b->ncols, b->cols};
+        conflict_append(op, st, &ins);
+        st->count += nins;
+    }
+    st->nupd_out = 0;
+    st->nwritten = 0;
+    if (nupd > 0)
+        apply_updates(op, st, b, nupd);
+    if (st->out)
+        keep_merged(op, st, b, nins);
+    if (nupd == 0)
+        return;
+    qsort(st->written, st->nwritten, sizeof(int64_t), cmp_i64);
+    for (uint32_t j = 0; j < nupd; j++) {
+        bool written = bsearch(&st->upd_ids[j], st->written, st->nwritten, sizeof(int64_t), cmp_i64) != NULL;
+        bool existed;
+        load_key(st, b, st->pend_rows[j]);
+        *keyset_entry(op, st, KEY_AFFECTED, &existed) = written ? KEY_AFFECTED : KEY_RELEASED;
+    }
+}
+
+/* One flat batch: split into insert / update / skip (see the top); a key
+ * proposed again while its first proposal's update is still queued ends
+ * the segment there. */
 static void conflict_batch(ExecOp *op, InsertState *st, Batch *b)
 {
     if (!st->locked) {
@@ -291,38 +378,35 @@ static void conflict_batch(ExecOp *op, InsertState *st, Batch *b)
     uint32_t nins = 0, nupd = 0;
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t row = b->sel ? b->sel[i] : i;
-        bool has_null = false;
-        for (int k = 0; k < st->npk; k++) {
-            vec_get_value(&b->cols[st->pk[k]], row, &st->key[k]);
-            has_null |= st->key[k].is_null;
-        }
-        if (!has_null) {   /* a NULL key conflicts with nothing (the append raises 23502) */
-            if (!keyset_add(op, st)) {
+        if (load_key(st, b, row)) {   /* a NULL key conflicts with nothing (the append raises 23502) */
+            bool existed;
+            uint8_t *state = keyset_entry(op, st, KEY_PENDING, &existed);
+            if (existed && *state == KEY_PENDING) {
+                conflict_flush(op, st, b, nins, nupd);
+                nins = nupd = 0;
+                load_key(st, b, row);
+                state = keyset_entry(op, st, KEY_PENDING, &existed);
+            }
+            if (existed && *state != KEY_RELEASED) {
                 if (st->on_conflict == 'u')
                     affect_twice();
                 continue;
             }
             uint64_t rowid;
             if (store_table_lookup_key(st->target, op->q->txn, st->key, &rowid)) {
+                *state = st->on_conflict == 'u' ? KEY_PENDING : KEY_AFFECTED;
                 if (st->on_conflict == 'u') {
+                    st->pend_rows[nupd] = (uint16_t)row;
                     st->upd_rows[nupd] = (uint16_t)row;
                     st->upd_ids[nupd++] = (int64_t)rowid;
                 }
                 continue;
             }
+            *state = KEY_AFFECTED;
         }
         st->ins_sel[nins++] = (uint16_t)row;
     }
-    if (nins > 0) {
-        Batch ins = {nins, st->ins_sel, b->ncols, b->cols};
-        store_table_append(st->target, op->q->txn, &ins);
-        st->count += nins;
-    }
-    st->nupd_out = 0;
-    if (nupd > 0)
-        apply_updates(op, st, b, nupd);
-    if (st->out)
-        keep_merged(op, st, b, nins);
+    conflict_flush(op, st, b, nins, nupd);
 }
 
 /* ---- the sink ---- */
@@ -438,6 +522,8 @@ static void conflict_init(ExecQuery *q, const PlanNode *n, InsertState *st, bool
             exec__col_init(&st->upd_out[c], child->col_types[c], q->arena, VEC_CAPACITY);
     }
     st->upd_ids = MEM_NEW_ARRAY(q->arena, int64_t, VEC_CAPACITY);
+    st->pend_rows = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
+    st->written = MEM_NEW_ARRAY(q->arena, int64_t, VEC_CAPACITY);
     st->tree = n->right;
     const PlanNode *leaf = find_worktable(n->right);
     ERR_ASSERT(leaf != NULL);

@@ -356,6 +356,7 @@ void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, in
         exec__utility_ddl3(s, u, arena);
         break;
     case UTIL_SEQUENCE: exec__utility_seq(s, u, arena); break;   /* sequences (utility_seq.c) */
+    case UTIL_VIEW: exec__utility_view(u, arena); break;          /* views (utility_view.c) */
     case UTIL_NONE:
         err_raise(ERRCODE_INTERNAL_ERROR, "utility plan without a statement");
     }

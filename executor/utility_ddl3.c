@@ -18,6 +18,7 @@
 #include "executor/exec_int.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/error.h"
@@ -154,6 +155,35 @@ static void alter_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     }
 }
 
+/* DROP SCHEMA of an existing schema with its sequences: without CASCADE a
+ * free-standing sequence is a dependent object (2BP01, PostgreSQL's detail
+ * and hint; owned ones go with their tables); with CASCADE every sequence
+ * of the schema is dropped once the schema is. */
+static void drop_schema(const char *name, bool cascade)
+{
+    uint32_t oids[32];
+    int n = store_seq_in_schema(name, true, oids, 32);
+    if (!cascade && n > 0) {
+        char detail[ERR_DETAIL_MAX];
+        size_t len = 0;
+        for (int k = 0; k < n && k < 32 && len < sizeof detail; k++) {
+            StoreSeqInfo in;
+            if (store_seq_info(oids[k], &in))
+                len += (size_t)snprintf(detail + len, sizeof detail - len, "%ssequence %s.%s depends on schema %s",
+                                        len ? "\n" : "", in.schema, in.name, name);
+        }
+        ErrorData *e = err_begin(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST);
+        err_message(e, "cannot drop schema %s because other objects depend on it", name);
+        err_detail(e, "%s", detail);
+        err_hint(e, "Use DROP ... CASCADE to drop the dependent objects too.");
+        err_throw();
+    }
+    store_schema_drop(name, cascade);
+    while ((n = store_seq_in_schema(name, false, oids, 32)) > 0)
+        for (int k = 0; k < n && k < 32; k++)
+            store_seq_drop(oids[k]);
+}
+
 /* CREATE SCHEMA / DROP SCHEMA: every named schema is checked before any
  * is dropped, so that a missing one drops nothing (as PostgreSQL). */
 static void schema_ddl(ExecSession *s, const UtilityStmt *u)
@@ -175,7 +205,7 @@ static void schema_ddl(ExecSession *s, const UtilityStmt *u)
     for (int i = 0; i < list_len(u->ddl3_names); i++) {
         const char *name = list_nth(u->ddl3_names, i);
         if (store_schema_exists(name))
-            store_schema_drop(name, u->ddl3_cascade);
+            drop_schema(name, u->ddl3_cascade);
         else
             err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping",
                        name);

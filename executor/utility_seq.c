@@ -306,6 +306,7 @@ void exec__utility_seq(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     case 'd': drop_seqs(q); break;
     case 't': create_table_with_seqs(s, q, arena); break;
     case 'r': truncate_restart(s, q, arena); break;
+    case 'x': store_seq_discard_session(); break;
     default: err_raise(ERRCODE_INTERNAL_ERROR, "unknown sequence statement '%c'", q->op);
     }
 }

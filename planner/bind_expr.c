@@ -397,6 +397,8 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
     if (n > 1 && strcmp(list_nth(fc->funcname, 0), "pg_catalog") != 0)
         plan__error_at(b, ERRCODE_INVALID_SCHEMA_NAME, fc->node.location, "schema \"%s\" does not exist",
                        (const char *)list_nth(fc->funcname, 0));
+    if (plan__has_named_args(fc))
+        fc = plan__named_args_positional(b, fc, name);
     if (fc->over)
         return plan__bind_window_call(b, fc);
     if (n == 1 && strcmp(name, "grouping") == 0)

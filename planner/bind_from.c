@@ -356,6 +356,9 @@ Expr *plan__bind_column_ref(Binder *b, const ColumnRef *cr)
     const char *col = list_nth(cr->fields, n - 1);
     RangeEntry *r = qualified_rte(b, schema, rel, loc);
     int c = column_index(r, col);
+    Expr *sys = c < 0 && strcmp(col, "tableoid") == 0 ? plan__catalog_tableoid(b, r, loc) : NULL;
+    if (sys)   /* the system column tableoid (psql's \dL and \dd read it) */
+        return sys;
     if (c < 0)
         plan__error_at(b, ERRCODE_UNDEFINED_COLUMN, loc, "column %s.%s does not exist", rel, col);
     return make_var(b, r, c, loc);

@@ -27,4 +27,9 @@ RangeEntry *plan__catalog_rte(Binder *b, const RangeVar *rv);
  * tc's type is not one of these. */
 Expr *plan__catalog_regcast(Binder *b, const TypeCast *tc);
 
+/* The system column tableoid of FROM item r (a table or a catalog
+ * relation): an oid constant, its pg_class OID. NULL for other items
+ * (subqueries, VALUES, functions), which have no system columns. */
+Expr *plan__catalog_tableoid(Binder *b, const RangeEntry *r, int location);
+
 #endif

@@ -7,10 +7,12 @@
  * FROM item.
  *
  * Also the reg* casts psql writes ('16386'::pg_catalog.regclass,
- * conrelid::regclass): Strata has no regclass type yet, so a reg* value is
- * its OID as an integer — a literal name is resolved to the OID at plan
- * time (regclassin's lookup, with its errors), a column is cast to integer.
- * `::regclass::text` therefore prints the number, not the name.
+ * conrelid::regclass): a literal name is resolved to the OID at plan time
+ * (regclassin's lookup, with its errors and the literal's position) and
+ * becomes a regclass / regtype / regproc / regnamespace constant, which
+ * prints as the name (executor/catalog_reg.c); a column is cast with the
+ * ordinary casts (funcs_oidtypes.c). regprocedure and regrole have no type
+ * of their own yet: their value is the OID as an integer.
  *
  * Resolution order, as PostgreSQL's with pg_catalog implicitly first in
  * search_path: `pg_catalog.x` and `information_schema.x` look only at the
@@ -52,6 +54,18 @@ RangeEntry *plan__catalog_rte(Binder *b, const RangeVar *rv)
     return r;
 }
 
+Expr *plan__catalog_tableoid(Binder *b, const RangeEntry *r, int location)
+{
+    Value v = {.is_null = false};
+    if (r->table)
+        v.u.i32 = (int32_t)store_table_oid(r->table);
+    else if (r->derived && r->derived->kind == PLAN_CATALOG_SCAN)
+        v.u.i32 = (int32_t)exec_catalog_table_at(r->derived->catalog_id)->oid;
+    else
+        return NULL;
+    return plan__make_const(b->arena, SQLTYPE(TYPE_OID), v, location);
+}
+
 /* ---------- ::regclass, ::regtype, ::regnamespace, ::regrole, ::regproc ---------- */
 
 /* One identifier of a qualified name as regclassin reads it: quoted parts
@@ -91,6 +105,22 @@ static bool all_digits(const char *s)
     return true;
 }
 
+/* A table or view by (optionally qualified) name, first match on
+ * search_path; 42P01 as plan__lookup_table when none. */
+static StoreTable *relation_lookup(Binder *b, const char *schema, const char *name, int loc)
+{
+    const char *schemas[16];
+    int n = schema ? 1 : plan__search_schemas(b, schemas, 16);
+    if (schema)
+        schemas[0] = schema;
+    for (int i = 0; i < n; i++) {
+        StoreTable *t = store_schema_exists(schemas[i]) ? store_relation_lookup(schemas[i], name) : NULL;
+        if (t)
+            return t;
+    }
+    return plan__lookup_table(b, schema, name, loc, false);   /* raises */
+}
+
 /* The OID a reg* literal names (PostgreSQL's regclassin & co at plan time). */
 static uint32_t reg_lookup(Binder *b, const char *kind, const char *text, int loc)
 {
@@ -99,7 +129,8 @@ static uint32_t reg_lookup(Binder *b, const char *kind, const char *text, int lo
     if (strcmp(text, "-") == 0)
         return 0;
     if (strcmp(kind, "regtype") == 0) {
-        uint32_t oid = type_lookup_name(text);
+        const char *tn = strncmp(text, "pg_catalog.", 11) == 0 ? text + 11 : text;
+        uint32_t oid = type_lookup_name(tn);
         if (!oid)
             plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, loc, "type \"%s\" does not exist", text);
         return oid;
@@ -114,7 +145,7 @@ static uint32_t reg_lookup(Binder *b, const char *kind, const char *text, int lo
                                     ? exec_catalog_table(schema, name) : NULL;
         if (c)
             return c->oid;
-        return store_table_oid(plan__lookup_table(b, schema, name, loc, false));
+        return store_table_oid(relation_lookup(b, schema, name, loc));
     }
     if (strcmp(kind, "regnamespace") == 0) {
         if (!store_schema_exists(name) && strcmp(name, "information_schema") != 0)
@@ -139,13 +170,17 @@ static uint32_t reg_lookup(Binder *b, const char *kind, const char *text, int lo
 
 Expr *plan__catalog_regcast(Binder *b, const TypeCast *tc)
 {
-    static const char *const kinds[] = {"regclass", "regtype", "regproc", "regprocedure",
-                                        "regnamespace", "regrole"};
+    static const struct { const char *name; uint32_t type; } kinds[] = {
+        {"regclass", TYPE_REGCLASS}, {"regtype", TYPE_REGTYPE}, {"regproc", TYPE_REGPROC},
+        {"regprocedure", TYPE_INT4}, {"regnamespace", TYPE_REGNAMESPACE}, {"regrole", TYPE_INT4}};
     const TypeName *tn = tc->type_name;
     const char *kind = NULL;
+    uint32_t type = 0;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !kind; i++)
-        if (strcmp(tn->name, kinds[i]) == 0 && tn->array_bounds == 0)
-            kind = kinds[i];
+        if (strcmp(tn->name, kinds[i].name) == 0 && tn->array_bounds == 0) {
+            kind = kinds[i].name;
+            type = kinds[i].type;
+        }
     if (!kind)
         return NULL;
     Expr *arg = plan__bind_expr(b, tc->arg);
@@ -155,9 +190,9 @@ Expr *plan__catalog_regcast(Binder *b, const TypeCast *tc)
             const char *text = mem_strndup(b->arena, arg->value.u.str.ptr, arg->value.u.str.len);
             v.u.i32 = (int32_t)reg_lookup(b, kind, text, arg->location);
         }
-        return plan__make_const(b->arena, SQLTYPE(TYPE_INT4), v, tc->node.location);
+        return plan__make_const(b->arena, SQLTYPE(type), v, tc->node.location);
     }
-    Expr *r = plan__coerce(b, arg, SQLTYPE(TYPE_INT4), CAST_EXPLICIT);
+    Expr *r = plan__coerce(b, arg, SQLTYPE(type), CAST_EXPLICIT);
     if (!r)
         plan__error_at(b, ERRCODE_CANNOT_COERCE, tc->node.location, "cannot cast type %s to %s",
                        plan__type_name(b, SQLTYPE(arg->type.oid)), kind);

@@ -18,23 +18,19 @@
 #include "common/numeric.h"
 #include "common/typio.h"
 
-/* pg_type.typcategory and typispreferred for the types Strata knows. */
+/* pg_type.typcategory and typispreferred, from common/types.c's table
+ * (PostgreSQL's values: timestamptz is the preferred type of category D,
+ * interval of T, text of S, float8 and oid of N). */
 char plan__type_category(uint32_t oid)
 {
-    switch (oid) {
-    case TYPE_BOOL: return 'B';
-    case TYPE_INT2: case TYPE_INT4: case TYPE_INT8: case TYPE_OID:
-    case TYPE_FLOAT4: case TYPE_FLOAT8: case TYPE_NUMERIC: return 'N';
-    case TYPE_TEXT: case TYPE_VARCHAR: case TYPE_BPCHAR: case TYPE_NAME: return 'S';
-    case TYPE_DATE: case TYPE_TIMESTAMP: return 'D';
-    case TYPE_UNKNOWN: return 'X';
-    default: return 'U';
-    }
+    const TypeInfo *ti = type_info(oid);
+    return ti ? ti->category : 'U';
 }
 
 bool plan__type_preferred(uint32_t oid)
 {
-    return oid == TYPE_BOOL || oid == TYPE_FLOAT8 || oid == TYPE_TEXT || oid == TYPE_OID;
+    const TypeInfo *ti = type_info(oid);
+    return ti && ti->preferred;
 }
 
 static bool context_allows(char cast_ctx, char wanted)
@@ -286,7 +282,8 @@ SqlType plan__resolve_type_name(Binder *b, const TypeName *tn)
                            tn->name);
         return SQLTYPE(at);
     }
-    uint32_t oid = type_lookup_name(tn->name);
+    /* the parser spells the keyword char "bpchar": a name "char" was quoted */
+    uint32_t oid = type_lookup_name(strcmp(tn->name, "char") == 0 ? "\"char\"" : tn->name);
     if (oid == TYPE_INVALID || oid == TYPE_UNKNOWN || !type_info(oid))
         plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, tn->node.location, "type \"%s\" does not exist",
                        tn->name);

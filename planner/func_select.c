@@ -177,7 +177,7 @@ static const FuncDesc *select_candidate(const char *name, const uint32_t *in, in
     for (int k = 0; k < all.count; k++)
         if (exact_match(all.items[k], probe, nargs))
             return all.items[k];
-    const FuncDesc *c[64];
+    const FuncDesc *c[sizeof all.items / sizeof all.items[0]];
     int n = 0;
     for (int k = 0; k < all.count; k++)
         if (coercible(all.items[k], in, nargs))

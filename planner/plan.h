@@ -613,6 +613,8 @@ typedef enum UtilityKind {
     UTIL_CREATE_TABLE_AS, /* CREATE TABLE ... AS / SELECT ... INTO (planner/plan_ctas.c): create the
                          table as UTIL_CREATE_TABLE, then (unless ctas_skip_data) insert the rows of
                          ctas_plan (a PLAN_STMT_QUERY whose result columns are the table's) */
+    UTIL_VIEW,        /* ddl3_op 'c' CREATE VIEW schema_name.table_name (columns, view_sql; 'r' = OR
+                         REPLACE of an existing one) / 'd' DROP VIEW view_drops (executor/utility_view.c) */
 } UtilityKind;
 
 typedef struct ColumnSpec {
@@ -671,6 +673,9 @@ typedef struct UtilityStmt {
     /* ---- UTIL_CREATE_TABLE_AS ---- */
     const struct Plan *ctas_plan;
     bool ctas_skip_data;        /* WITH NO DATA */
+    /* ---- UTIL_VIEW ---- */
+    const char *view_sql;       /* the view's query text */
+    List *view_drops;           /* 'd': schema, name, schema, name, ... (const char *) */
 } UtilityStmt;
 
 /* Sequence options as written (CREATE/ALTER SEQUENCE, identity columns);
@@ -696,7 +701,8 @@ typedef struct PlanSeqOwned {
 } PlanSeqOwned;
 
 /* UTIL_SEQUENCE: op 'c' CREATE SEQUENCE, 'a' ALTER SEQUENCE, 'd' DROP
- * SEQUENCE (names), 't' CREATE TABLE with serial/identity columns. */
+ * SEQUENCE (names), 't' CREATE TABLE with serial/identity columns,
+ * 'r' TRUNCATE … RESTART IDENTITY, 'x' DISCARD SEQUENCES. */
 typedef struct PlanSeqStmt {
     char op;
     const char *schema;         /* 'c': resolved; 'a': as written (NULL = search_path) */

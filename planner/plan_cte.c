@@ -318,6 +318,10 @@ PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const ch
     child.srf_allowed = true;   /* nested SRFs are refused below, with PostgreSQL's text */
     TableFuncKind kind;
     bool is_srf = plan__srf_lookup(name, &kind);
+    if (is_srf && plan__has_named_args(fc)) {   /* f(name => x): positional (bind_namedarg.c) */
+        fc = plan__named_args_positional(&child, fc, name);
+        n = list_len(fc->args);
+    }
     if (!is_srf) {   /* a scalar function in FROM: one row of its value */
         child.agg_forbidden = "functions in FROM";
         child.win_forbidden = "functions in FROM";

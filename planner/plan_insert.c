@@ -296,6 +296,7 @@ static void share_params(Binder *to, const Binder *from)
 /* The SET list of DO UPDATE: exprs[c] for assigned columns (variable space). */
 static void bind_set_list(Binder *sub, const List *targets, StoreTable *t, Expr **exprs, Expr **defaults)
 {
+    const char *identity = identity_columns(sub, t);
     for (int i = 0; i < list_len(targets); i++) {
         const ResTarget *rt = list_nth(targets, i);
         int c = store_table_column_index(t, rt->name);
@@ -308,13 +309,16 @@ static void bind_set_list(Binder *sub, const List *targets, StoreTable *t, Expr 
         if (exprs[c])
             plan__error_at(sub, ERRCODE_SYNTAX_ERROR, -1, "multiple assignments to same column \"%s\"",
                            rt->name);   /* PostgreSQL gives no position */
-        if (IS_A(rt->val, SetToDefault)) {
+        const Node *v = plan__set_item_value(sub, rt);   /* SET (a, b) = ROW(…) too */
+        if (!v) {
             if (!defaults[c])
                 defaults[c] = default_expr(sub, store_table_column(t, c));
             exprs[c] = defaults[c];
             continue;
         }
-        exprs[c] = assign(sub, plan__bind_expr(sub, rt->val), store_table_column(t, c));
+        if (identity[c] == 'a')
+            plan__identity_not_default(t, c);
+        exprs[c] = assign(sub, plan__bind_expr(sub, v), store_table_column(t, c));
     }
 }
 
@@ -394,6 +398,7 @@ Plan *plan__plan_insert(Binder *b, const InsertStmt *s)
     InsertTargets it = resolve_targets(b, s, t);
     Expr **defaults = MEM_NEW_ARRAY(b->arena, Expr *, store_table_ncols(t) + 1);
     const SelectStmt *sel = s->select_stmt;
+    plan__bind_with(b, s->with_clause, sel);   /* WITH … INSERT: visible to the source */
     bool plain_values = !sel || (sel->values_lists && !sel->sort_clause && !sel->limit_count &&
                                  !sel->limit_offset);
     PlanNode *src = plain_values ? values_source(b, s, t, &it, defaults)
@@ -411,4 +416,14 @@ Plan *plan__plan_insert(Binder *b, const InsertStmt *s)
     p->root = ins;
     plan__plan_returning(b, p, rv, t, s->returning_list);
     return p;
+}
+
+Expr *plan__column_default(Binder *b, const StoreColumnDef *col)
+{
+    return default_expr(b, col);
+}
+
+char *plan__identity_columns(Binder *b, StoreTable *t)
+{
+    return identity_columns(b, t);
 }

@@ -17,9 +17,12 @@
  * output (plan_update.c puts them in its child after the new or old row):
  * RETURNING *, s.x work as in PostgreSQL.
  *
+ * An unqualified `*` lists the FROM items' columns in PostgreSQL's order
+ * (star_pairs from plan_update.c: a JOIN … USING / NATURAL column once).
+ *
  * Limits: parameters are shared with the statement's binder; sublinks in
- * RETURNING are bound like any expression; `*` lists both columns of a
- * JOIN ... USING pair (PostgreSQL lists the merged column once).
+ * RETURNING are bound like any expression; under a FULL JOIN … USING (or a
+ * merged column cast to a common type) `*` lists both sides' columns.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -47,14 +50,51 @@ static void add_item(Binder *sub, PlanNode *proj, int *n, Expr *e, const char *n
     (*n)++;
 }
 
+/* An unqualified `*` in PostgreSQL's order when the FROM items have one
+ * (plan_update.c: a USING / NATURAL column once): the target's columns,
+ * then (source, column) pairs; NULL pairs = every range entry's columns. */
+typedef struct StarOrder {
+    const int *pairs;
+    int npairs;
+    RangeEntry **sre;
+} StarOrder;
+
+static bool ordered_star(const ColumnRef *cr, const StarOrder *so)
+{
+    return cr && cr->star && list_len(cr->fields) == 0 && so->pairs;
+}
+
+static Expr *source_var(Binder *sub, RangeEntry *e, int c, int location)
+{
+    e->used[c] = true;
+    Expr *x = plan__make_expr(sub->arena, EXPR_COLUMN, e->coltypes[c], location, 0);
+    x->index = e->var_base + c;
+    x->name = e->colnames[c];
+    return x;
+}
+
+static List *expand_ordered_star(Binder *sub, const ColumnRef *cr, const StarOrder *so)
+{
+    List *out = NULL;
+    RangeEntry *t = sub->rtes[0];
+    for (int c = 0; c < t->ncols; c++)
+        out = list_append(sub->arena, out, source_var(sub, t, c, cr->node.location));
+    for (int k = 0; k < so->npairs; k++)
+        out = list_append(sub->arena, out,
+                          source_var(sub, so->sre[so->pairs[2 * k]], so->pairs[2 * k + 1], cr->node.location));
+    return out;
+}
+
 /* Number of output items (a star expands to the columns it names). */
-static int count_items(const List *returning, Binder *sub)
+static int count_items(const List *returning, Binder *sub, const StarOrder *so)
 {
     int n = 0;
     for (int i = 0; i < list_len(returning); i++) {
         const ResTarget *rt = list_nth(returning, i);
         const ColumnRef *cr = IS_A(rt->val, ColumnRef) ? (const ColumnRef *)rt->val : NULL;
-        n += cr && cr->star ? list_len(plan__expand_star(sub, cr)) : 1;
+        n += ordered_star(cr, so) ? sub->rtes[0]->ncols + so->npairs
+             : cr && cr->star     ? list_len(plan__expand_star(sub, cr))
+                                  : 1;
     }
     return n;
 }
@@ -70,14 +110,15 @@ static const char *star_name(const Binder *sub, const Expr *e)
     return "?column?";
 }
 
-static void bind_items(Binder *sub, PlanNode *proj, const List *returning, const int *layout, int ncols)
+static void bind_items(Binder *sub, PlanNode *proj, const List *returning, const int *layout, int ncols,
+                       const StarOrder *so)
 {
     int n = 0;
     for (int i = 0; i < list_len(returning); i++) {
         const ResTarget *rt = list_nth(returning, i);
         const ColumnRef *cr = IS_A(rt->val, ColumnRef) ? (const ColumnRef *)rt->val : NULL;
         if (cr && cr->star) {
-            List *cols = plan__expand_star(sub, cr);
+            List *cols = ordered_star(cr, so) ? expand_ordered_star(sub, cr, so) : plan__expand_star(sub, cr);
             for (int k = 0; k < list_len(cols); k++) {
                 Expr *e = list_nth(cols, k);
                 add_item(sub, proj, &n, e, star_name(sub, e), layout, ncols);
@@ -127,11 +168,11 @@ static RangeEntry *add_source(Binder *sub, const RangeEntry *r)
 
 void plan__plan_returning(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning)
 {
-    plan__plan_returning_from(b, p, rv, t, returning, NULL);
+    plan__plan_returning_from(b, p, rv, t, returning, NULL, NULL, 0);
 }
 
 void plan__plan_returning_from(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning,
-                               const List *sources)
+                               const List *sources, const int *star_pairs, int nstar)
 {
     if (!returning)
         return;
@@ -154,11 +195,12 @@ void plan__plan_returning_from(Binder *b, Plan *p, const RangeVar *rv, StoreTabl
         for (int c = 0; c < e->ncols; c++)
             layout[k++] = e->var_base + c;
     }
-    int nitems = count_items(returning, &sub);
+    StarOrder so = {star_pairs, nstar, sre};
+    int nitems = count_items(returning, &sub, &so);
     PlanNode *proj = plan__new_node(b->arena, PLAN_PROJECT, nitems);
     proj->left = mod;
     proj->exprs = MEM_NEW_ARRAY(b->arena, Expr *, nitems + 1);
-    bind_items(&sub, proj, returning, layout, mod->ncols);
+    bind_items(&sub, proj, returning, layout, mod->ncols, &so);
     share_params(b, &sub);
     p->root = proj;
     p->ncols = proj->ncols;

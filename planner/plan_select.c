@@ -284,6 +284,11 @@ static SelectResult plan_values(Binder *b, const SelectStmt *s);
 SelectResult plan__plan_select(Binder *b, const SelectStmt *s)
 {
     plan__bind_with(b, s->with_clause, s);
+    /* a top-level SELECT … INTO became CREATE TABLE AS before planning
+     * (plan_ctas.c); anywhere else it is PostgreSQL's transformSelectStmt error */
+    if (s->into_clause)
+        plan__error_at(b, ERRCODE_SYNTAX_ERROR, s->into_clause->node.location,
+                       "SELECT ... INTO is not allowed here");
     if (s->op != SELECT_SETOP_NONE)
         return plan__plan_setop(b, s);
     if (s->values_lists)

@@ -17,6 +17,8 @@
  *  - TRUNCATE ... RESTART IDENTITY: the ordinary TRUNCATE plan wrapped
  *    (op 'r'); the executor truncates, then restarts the tables' owned
  *    sequences.
+ *  - DISCARD SEQUENCES (op 'x'): the session forgets currval/lastval;
+ *    DISCARD PLANS is a no-op.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -178,8 +180,28 @@ static Plan *plan_drop_seq(Binder *b, const DropStmt *s)
     return p;
 }
 
+/* DISCARD SEQUENCES forgets the session's currval/lastval (op 'x');
+ * DISCARD PLANS has nothing to drop (no plan outlives its statement but
+ * prepared statements, which PostgreSQL keeps too). DISCARD ALL and TEMP
+ * are not supported yet. */
+static Plan *plan_discard(Binder *b, const DiscardStmt *d)
+{
+    PlanSeqStmt *q;
+    if (d->target == DISCARD_SEQUENCES)
+        return seq_plan(b, 'x', "DISCARD SEQUENCES", &q);
+    if (d->target != DISCARD_PLANS)
+        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, d->node.location,
+                       "this statement is not supported yet");
+    Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "DISCARD PLANS");
+    p->utility = MEM_NEW(b->arena, UtilityStmt);
+    p->utility->kind = UTIL_NOOP;
+    return p;
+}
+
 Plan *plan__plan_sequence(Binder *b, const Node *stmt)
 {
+    if (IS_A(stmt, DiscardStmt))
+        return plan_discard(b, (const DiscardStmt *)stmt);
     if (IS_A(stmt, CreateSeqStmt))
         return plan_create_seq(b, (const CreateSeqStmt *)stmt);
     if (IS_A(stmt, AlterSeqStmt))

@@ -142,6 +142,18 @@ static int first_target_location(const SelectStmt *s)
     return s->node.location;
 }
 
+/* INTO on a leaf other than the leftmost (transformSetOperationTree). */
+static void check_no_into(Binder *b, const SelectStmt *s)
+{
+    if (s->op != SELECT_SETOP_NONE) {
+        check_no_into(b, s->larg);
+        check_no_into(b, s->rarg);
+    } else if (s->into_clause) {
+        plan__error_at(b, ERRCODE_SYNTAX_ERROR, s->into_clause->node.location,
+                       "INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT");
+    }
+}
+
 static SelectResult plan_tree(Binder *b, const SelectStmt *s)
 {
     bool leaf = s->op == SELECT_SETOP_NONE;
@@ -156,6 +168,7 @@ static SelectResult plan_tree(Binder *b, const SelectStmt *s)
         return r;
     }
     SelectResult L = plan_tree(b, s->larg);
+    check_no_into(b, s->rarg);
     SelectResult R = plan_tree(b, s->rarg);
     const char *ctx = op_name(s);
     if (L.ncols != R.ncols)

@@ -23,7 +23,10 @@
  * the scan replaced by a worktable scan of re-fetched newest versions
  * (plan.h); subtrees off the path are shared.
  *
- * Limits: no WITH, WHERE CURRENT OF, SET a = DEFAULT, SET (a, b) = ...,
+ * SET a = DEFAULT binds the column's default (nextval for identity and
+ * serial columns); SET (a, b) = ROW(x, y) assigns element by element.
+ * WITH queries are bound into the statement's binder before its SELECT.
+ * Limits: no WHERE CURRENT OF, SET (a, b) = (SELECT …),
  * array-element targets.
  */
 #define STRATA_PLANNER_INTERNAL
@@ -291,10 +294,8 @@ static Plan *finish(Binder *b, PlanKind kind, const char *command, StoreTable *t
     return p;
 }
 
-static void check_common(Binder *b, const Node *stmt, const WithClause *with, bool current_of)
+static void check_common(Binder *b, const Node *stmt, bool current_of)
 {
-    if (with)
-        unsupported(b, stmt->location, "WITH in UPDATE or DELETE");
     if (current_of)
         unsupported(b, stmt->location, "WHERE CURRENT OF");
 }
@@ -310,17 +311,31 @@ static Expr *assign(Binder *b, Expr *e, const StoreColumnDef *col)
     return r;
 }
 
-/* Resolve the SET targets: setcol[k] = table column of the k-th assignment. */
+/* The value node of a SET item: SET (a, b) = ROW(x, y) gives a x and b y;
+ * NULL for DEFAULT (the column's default is bound after planning). A
+ * sub-SELECT source is not supported yet. */
+const Node *plan__set_item_value(Binder *b, const ResTarget *rt)
+{
+    const Node *v = rt->val;
+    if (IS_A(v, MultiAssignRef)) {
+        const MultiAssignRef *m = (const MultiAssignRef *)v;
+        if (!IS_A(m->source, RowExpr))
+            unsupported(b, m->source->location, "SET (column, ...) = (SELECT ...)");
+        v = list_nth(((const RowExpr *)m->source)->args, m->colno - 1);
+    }
+    return !v || IS_A(v, SetToDefault) ? NULL : v;
+}
+
+/* Resolve the SET targets: setcol[k] = table column of the k-th assignment.
+ * A GENERATED ALWAYS identity column takes only DEFAULT (PostgreSQL's
+ * rewriteTargetListIU: 428C9, without a position). */
 static int *set_columns(Binder *b, const UpdateStmt *s, StoreTable *t)
 {
     int n = list_len(s->target_list);
     int *setcol = MEM_NEW_ARRAY(b->arena, int, n + 1);
+    const char *identity = plan__identity_columns(b, t);
     for (int k = 0; k < n; k++) {
         const ResTarget *rt = list_nth(s->target_list, k);
-        if (!rt->val || IS_A(rt->val, SetToDefault))
-            unsupported(b, rt->node.location, "SET column = DEFAULT");
-        if (IS_A(rt->val, MultiAssignRef))
-            unsupported(b, rt->node.location, "SET (column, ...) = ...");
         if (rt->indirection)
             unsupported(b, rt->node.location, "assignment to an array element or field");
         int c = store_table_column_index(t, rt->name);
@@ -329,11 +344,24 @@ static int *set_columns(Binder *b, const UpdateStmt *s, StoreTable *t)
                            "column \"%s\" of relation \"%s\" does not exist", rt->name, store_table_name(t));
         for (int j = 0; j < k; j++)
             if (setcol[j] == c)
-                plan__error_at(b, ERRCODE_SYNTAX_ERROR, rt->node.location,
-                               "multiple assignments to same column \"%s\"", rt->name);
+                err_raise(ERRCODE_SYNTAX_ERROR, "multiple assignments to same column \"%s\"",
+                          rt->name);   /* the rewriter's error: no position */
         setcol[k] = c;
     }
+    for (int k = 0; k < n; k++) {
+        if (identity[setcol[k]] == 'a' && plan__set_item_value(b, list_nth(s->target_list, k)))
+            plan__identity_not_default(t, setcol[k]);
+    }
     return setcol;
+}
+
+void plan__identity_not_default(StoreTable *t, int c)
+{
+    const char *name = store_table_column(t, c)->name;
+    ErrorData *e = err_begin(ERRCODE_GENERATED_ALWAYS);
+    err_message(e, "column \"%s\" can only be updated to DEFAULT", name);
+    err_detail(e, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name);
+    err_throw();
 }
 
 /* The range entry of the target (the first FROM item) and its scan. */
@@ -349,9 +377,50 @@ static const PlanNode *target_scan(Binder *b, int location)
  * entries of the RETURNING binder (plan_returning.c), and "ref.col" for
  * each of their columns is appended to *targets, so the modify node's
  * child carries them after the row. Returns the entries (RangeEntry *). */
-static List *returning_sources(Binder *b, RangeVar *rv, const List *from, const List *returning,
-                               List **targets)
+/* `RETURNING *` over the FROM items in PostgreSQL's order: each item's
+ * columns as its FromNode lists them, a USING / NATURAL column once, as
+ * (source, column) pairs (source = range entry - 1). NULL when a merged
+ * column is not one side's plain column (FULL JOIN's COALESCE, a cast to
+ * the common type): then every range entry's columns are listed. */
+static int *star_pairs(const Binder *tmp, int *n_out)
 {
+    int n = 0;
+    for (int i = 1; i < tmp->nfrom; i++)
+        n += tmp->from_items[i]->ncols;
+    int *pairs = MEM_NEW_ARRAY(tmp->arena, int, 2 * n + 2);
+    int k = 0;
+    for (int i = 1; i < tmp->nfrom; i++) {
+        const FromNode *fn = tmp->from_items[i];
+        for (int c = 0; c < fn->ncols; c++, k++) {
+            const FromCol *fc = &fn->cols[c];
+            int rte = fc->rte, col = fc->col;
+            if (fc->merged) {
+                if (fc->merged->kind != EXPR_COLUMN)
+                    return NULL;
+                for (rte = 0; rte < tmp->nrtes; rte++) {
+                    const RangeEntry *r = tmp->rtes[rte];
+                    if (fc->merged->index >= r->var_base && fc->merged->index < r->var_base + r->ncols)
+                        break;
+                }
+                if (rte == tmp->nrtes)
+                    return NULL;
+                col = fc->merged->index - tmp->rtes[rte]->var_base;
+            }
+            if (rte < 1)
+                return NULL;
+            pairs[2 * k] = rte - 1;
+            pairs[2 * k + 1] = col;
+        }
+    }
+    *n_out = n;
+    return pairs;
+}
+
+static List *returning_sources(Binder *b, RangeVar *rv, const List *from, const List *returning,
+                               const WithClause *with, List **targets, int **star, int *nstar)
+{
+    *star = NULL;
+    *nstar = 0;
     if (!returning || !from)
         return NULL;
     Binder tmp;
@@ -363,7 +432,9 @@ static List *returning_sources(Binder *b, RangeVar *rv, const List *from, const 
     tmp.param_nodes = b->param_nodes;
     tmp.params_fixed = b->params_fixed;
     tmp.counters = b->counters;
-    plan__plan_select(&tmp, make_select(&tmp, rv, from, NULL, NULL));
+    SelectStmt *sel = make_select(&tmp, rv, from, NULL, NULL);
+    plan__bind_with(&tmp, with, sel);   /* CteDefs of its own: planning marks them */
+    plan__plan_select(&tmp, sel);
     b->counters = tmp.counters;
     List *rtes = NULL;
     for (int i = 1; i < tmp.nrtes; i++) {   /* 0 is the target */
@@ -381,6 +452,8 @@ static List *returning_sources(Binder *b, RangeVar *rv, const List *from, const 
         }
         rtes = list_append(b->arena, rtes, (void *)r);
     }
+    if (tmp.from_items && tmp.nfrom == list_len(from) + 1)
+        *star = star_pairs(&tmp, nstar);
     return rtes;
 }
 
@@ -396,25 +469,35 @@ static Expr **with_extras(Binder *b, PlanNode *top, Expr **vals, int nvals, int 
 
 Plan *plan__plan_update(Binder *b, const UpdateStmt *s)
 {
-    check_common(b, &s->node, s->with_clause, s->current_of);
+    check_common(b, &s->node, s->current_of);
     RangeVar *rv = s->relation;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
     int ncols = store_table_ncols(t);
     int nset = list_len(s->target_list);
     int *setcol = set_columns(b, s, t);
     List *targets = old_columns(b, rv, t);
-    for (int k = 0; k < nset; k++) {
+    for (int k = 0; k < nset; k++) {   /* DEFAULT: a NULL placeholder, replaced below */
         const ResTarget *rt = list_nth(s->target_list, k);
         ResTarget *v = MEM_NEW(b->arena, ResTarget);
         v->node = rt->node;
-        v->val = rt->val;
+        v->val = (Node *)plan__set_item_value(b, rt);
+        if (!v->val) {
+            A_Const *null = MEM_NEW(b->arena, A_Const);
+            null->node.tag = T_A_Const;
+            null->node.location = -1;
+            null->kind = CONST_NULL;
+            v->val = &null->node;
+        }
         targets = list_append(b->arena, targets, v);
     }
     int before = list_len(targets);
-    List *rvs = returning_sources(b, rv, s->from_clause, s->returning_list, &targets);
+    int *star, nstar;
+    List *rvs = returning_sources(b, rv, s->from_clause, s->returning_list, s->with_clause, &targets, &star, &nstar);
     int nextra = list_len(targets) - before;
     b->keep_unknown = true;   /* SET a = '5': the literal is typed by the column */
-    SelectResult r = plan__plan_select(b, make_select(b, rv, s->from_clause, s->where_clause, targets));
+    SelectStmt *sel = make_select(b, rv, s->from_clause, s->where_clause, targets);
+    plan__bind_with(b, s->with_clause, sel);
+    SelectResult r = plan__plan_select(b, sel);
     b->keep_unknown = false;
     PlanNode *top = top_project(b, r.root);
     const PlanNode *scan = target_scan(b, rv->node.location);
@@ -424,34 +507,42 @@ Plan *plan__plan_update(Binder *b, const UpdateStmt *s)
         vals[c] = top->exprs[c];
     for (int k = 0; k < nset; k++) {
         const StoreColumnDef *col = store_table_column(t, setcol[k]);
+        const ResTarget *rt = list_nth(s->target_list, k);
+        if (!plan__set_item_value(b, rt)) {
+            vals[setcol[k]] = plan__column_default(b, col);
+            continue;
+        }
         Expr *e = top->exprs[ncols + k];
         if (e->location < 0)
-            e->location = ((const ResTarget *)list_nth(s->target_list, k))->val->location;
+            e->location = plan__set_item_value(b, rt)->location;
         vals[setcol[k]] = plan__remap(b, assign(b, e, col), NULL, 0);
     }
     set_outputs(b, top, rowid_pos, with_extras(b, top, vals, ncols, ncols + nset, nextra), ncols + nextra);
     Plan *p = finish(b, PLAN_UPDATE, "UPDATE", t, top, scan);
-    plan__plan_returning_from(b, p, rv, t, s->returning_list, rvs);
+    plan__plan_returning_from(b, p, rv, t, s->returning_list, rvs, star, nstar);
     return p;
 }
 
 Plan *plan__plan_delete(Binder *b, const DeleteStmt *s)
 {
-    check_common(b, &s->node, s->with_clause, s->current_of);
+    check_common(b, &s->node, s->current_of);
     RangeVar *rv = s->relation;
     StoreTable *t = plan__lookup_table(b, rv->schemaname, rv->relname, rv->node.location, false);
     int ncols = store_table_ncols(t);
     bool ret = s->returning_list != NULL;   /* then the old row follows the locator */
     List *targets = ret ? old_columns(b, rv, t) : NULL;
-    List *rvs = returning_sources(b, rv, s->using_clause, s->returning_list, &targets);
+    int *star, nstar;
+    List *rvs = returning_sources(b, rv, s->using_clause, s->returning_list, s->with_clause, &targets, &star, &nstar);
     int nout = list_len(targets);
-    SelectResult r = plan__plan_select(b, make_select(b, rv, s->using_clause, s->where_clause, targets));
+    SelectStmt *sel = make_select(b, rv, s->using_clause, s->where_clause, targets);
+    plan__bind_with(b, s->with_clause, sel);
+    SelectResult r = plan__plan_select(b, sel);
     PlanNode *top = top_project(b, r.root);
     const PlanNode *scan = target_scan(b, rv->node.location);
     int rowid_pos = thread_rowid(b, top->left, scan, rv->node.location);
     set_outputs(b, top, rowid_pos, ret ? with_extras(b, top, top->exprs, ncols, ncols, nout - ncols) : NULL,
                 ret ? nout : 0);
     Plan *p = finish(b, PLAN_DELETE, "DELETE", t, top, scan);
-    plan__plan_returning_from(b, p, rv, t, s->returning_list, rvs);
+    plan__plan_returning_from(b, p, rv, t, s->returning_list, rvs, star, nstar);
     return p;
 }

@@ -318,7 +318,8 @@ Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt)
         const CreateStmt *cs = plan__seq_rewrite_create(b, (const CreateStmt *)stmt, &sq);
         return plan__seq_wrap(b, plan_create(b, cs), sq);
     }
-    case T_CreateSeqStmt: case T_AlterSeqStmt: return plan__plan_sequence(b, stmt);   /* sequences */
+    case T_CreateSeqStmt: case T_AlterSeqStmt: case T_DiscardStmt:   /* sequences */
+        return plan__plan_sequence(b, stmt);
     case T_DropStmt:
         if (((const DropStmt *)stmt)->remove_type == OBJECT_SEQUENCE)   /* sequences */
             return plan__plan_sequence(b, stmt);

@@ -2,98 +2,49 @@
  * plan_view.c — views: CREATE [OR REPLACE] VIEW, DROP VIEW, and their
  * expansion in FROM.
  *
- * storage/ has no catalog entry for views yet, so views live in a
- * planner-side registry: one process-wide list (mutex-protected) of
- * (schema, name, column names, column types, SQL text of the query). A
- * reference to a view in FROM parses its text again and plans it as a
- * subquery with the view's column names (PostgreSQL rewrites views the same
- * way). Limits until storage keeps views: the registry is neither
- * persistent (a restart forgets views) nor transactional (CREATE/DROP VIEW
- * take effect when the statement is planned, and a ROLLBACK does not undo
- * them), and it is shared by all databases of the server.
+ * A view is a catalog entry of the store (storage/catalog.c: a relation
+ * with column names and types, no rows, and the SQL text of its query), so
+ * views are durable, per database, and their DDL is transactional like
+ * CREATE/DROP TABLE. The planner checks CREATE/DROP VIEW and hands the
+ * change to the executor as UTIL_VIEW (executor/utility_view.c). A reference
+ * to a view in FROM parses its text again and plans it as a subquery with
+ * the view's column names (PostgreSQL rewrites views the same way).
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 #include "parser/parser.h"
 #include "storage/storage.h"
 
 typedef struct ViewDef {
-    char *schema;
-    char *name;
-    char *sql;
+    const char *schema;
+    const char *name;
+    const char *sql;
     int ncols;
-    char **colnames;
+    const char **colnames;
     SqlType *types;
-    struct ViewDef *next;
 } ViewDef;
 
-static pthread_mutex_t views_lock = PTHREAD_MUTEX_INITIALIZER;
-static ViewDef *views;
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-    return d;
-}
-
-static void view_free(ViewDef *v)
-{
-    for (int i = 0; i < v->ncols; i++)
-        free(v->colnames[i]);
-    free(v->colnames);
-    free(v->types);
-    free(v->schema);
-    free(v->name);
-    free(v->sql);
-    free(v);
-}
-
-/* Copy of the view (in arena) or NULL; caller holds no lock afterwards. */
+/* The view schema.name as the calling transaction sees it (in arena), or NULL. */
 static ViewDef *view_find(MemArena *a, const char *schema, const char *name)
 {
-    ViewDef *copy = NULL;
-    pthread_mutex_lock(&views_lock);
-    for (ViewDef *v = views; v; v = v->next) {
-        if (strcmp(v->schema, schema) != 0 || strcmp(v->name, name) != 0)
-            continue;
-        copy = MEM_NEW(a, ViewDef);
-        copy->schema = mem_strdup(a, v->schema);
-        copy->name = mem_strdup(a, v->name);
-        copy->sql = mem_strdup(a, v->sql);
-        copy->ncols = v->ncols;
-        copy->colnames = MEM_NEW_ARRAY(a, char *, v->ncols + 1);
-        copy->types = MEM_NEW_ARRAY(a, SqlType, v->ncols + 1);
-        for (int i = 0; i < v->ncols; i++) {
-            copy->colnames[i] = mem_strdup(a, v->colnames[i]);
-            copy->types[i] = v->types[i];
-        }
-        break;
+    StoreTable *t = store_view_lookup(schema, name);
+    if (!t)
+        return NULL;
+    ViewDef *v = MEM_NEW(a, ViewDef);
+    v->schema = mem_strdup(a, schema);
+    v->name = mem_strdup(a, name);
+    v->sql = mem_strdup(a, store_view_sql(t));
+    v->ncols = store_table_ncols(t);
+    v->colnames = MEM_NEW_ARRAY(a, const char *, v->ncols + 1);
+    v->types = MEM_NEW_ARRAY(a, SqlType, v->ncols + 1);
+    for (int i = 0; i < v->ncols; i++) {
+        const StoreColumnDef *c = store_table_column(t, i);
+        v->colnames[i] = mem_strdup(a, c->name);
+        v->types[i] = c->type;
     }
-    pthread_mutex_unlock(&views_lock);
-    return copy;
-}
-
-static bool view_remove(const char *schema, const char *name)
-{
-    bool found = false;
-    pthread_mutex_lock(&views_lock);
-    for (ViewDef **p = &views; *p; p = &(*p)->next) {
-        if (strcmp((*p)->schema, schema) == 0 && strcmp((*p)->name, name) == 0) {
-            ViewDef *v = *p;
-            *p = v->next;
-            view_free(v);
-            found = true;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&views_lock);
-    return found;
+    return v;
 }
 
 /* The view a RangeVar names, or NULL (a table of that name comes first in
@@ -166,31 +117,6 @@ static void check_replace(Binder *b, const ViewDef *old, const SelectResult *r, 
     }
 }
 
-static void store_view(const char *schema, const char *name, const char *sql, const SelectResult *r,
-                       const char **names)
-{
-    ViewDef *v = calloc(1, sizeof *v);
-    if (!v)
-        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-    v->schema = xstrdup(schema);
-    v->name = xstrdup(name);
-    v->sql = xstrdup(sql);
-    v->ncols = r->ncols;
-    v->colnames = calloc((size_t)r->ncols + 1, sizeof(char *));
-    v->types = calloc((size_t)r->ncols + 1, sizeof(SqlType));
-    if (!v->colnames || !v->types)
-        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-    for (int i = 0; i < r->ncols; i++) {
-        v->colnames[i] = xstrdup(names[i]);
-        v->types[i] = r->cols[i].type;
-    }
-    view_remove(schema, name);
-    pthread_mutex_lock(&views_lock);
-    v->next = views;
-    views = v;
-    pthread_mutex_unlock(&views_lock);
-}
-
 Plan *plan__create_view(Binder *b, const RawStmt *raw, const ViewStmt *vs)
 {
     const char *schema = plan__creation_schema(b, vs->view->schemaname);
@@ -221,10 +147,19 @@ Plan *plan__create_view(Binder *b, const RawStmt *raw, const ViewStmt *vs)
         check_replace(b, old, &r, names);
     if (b->nparams > 0)
         err_raise(ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $1");
-    store_view(schema, name, sql, &r, names);
     Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "CREATE VIEW");
-    p->utility = MEM_NEW(b->arena, UtilityStmt);
-    p->utility->kind = UTIL_NOOP;
+    UtilityStmt *u = p->utility = MEM_NEW(b->arena, UtilityStmt);
+    u->kind = UTIL_VIEW;
+    u->ddl3_op = old ? 'r' : 'c';
+    u->schema_name = schema;
+    u->table_name = name;
+    u->view_sql = sql;
+    u->ncolumns = r.ncols;
+    u->columns = MEM_NEW_ARRAY(b->arena, ColumnSpec, r.ncols + 1);
+    for (int i = 0; i < r.ncols; i++) {
+        u->columns[i].name = names[i];
+        u->columns[i].type = r.cols[i].type;
+    }
     return p;
 }
 
@@ -238,12 +173,16 @@ Plan *plan__drop_view(Binder *b, const DropStmt *s)
         if (!found[i] && !s->missing_ok)
             err_raise(ERRCODE_UNDEFINED_TABLE, "view \"%s\" does not exist", rv->relname);
     }
-    for (int i = 0; i < n; i++)
-        if (found[i])
-            view_remove(found[i]->schema, found[i]->name);
     Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "DROP VIEW");
-    p->utility = MEM_NEW(b->arena, UtilityStmt);
-    p->utility->kind = UTIL_NOOP;
+    UtilityStmt *u = p->utility = MEM_NEW(b->arena, UtilityStmt);
+    u->kind = UTIL_VIEW;
+    u->ddl3_op = 'd';
+    u->missing_ok = s->missing_ok;
+    for (int i = 0; i < n; i++)
+        if (found[i]) {
+            u->view_drops = list_append(b->arena, u->view_drops, (void *)found[i]->schema);
+            u->view_drops = list_append(b->arena, u->view_drops, (void *)found[i]->name);
+        }
     return p;
 }
 

@@ -229,6 +229,12 @@ Expr *plan__make_func(Binder *b, const char *name, Expr **args, int nargs, int l
 
 /* ---- bind_expr.c ---- */
 Expr *plan__bind_expr(Binder *b, const Node *n);
+/* ---- bind_namedarg.c: f(name => x) ---- */
+bool plan__has_named_args(const FuncCall *fc);
+/* The call with its arguments in parameter order and omitted ones from
+ * their defaults; raises 42601 (a name twice, positional after named) or
+ * 42883 (no function with those names) as PostgreSQL. */
+const FuncCall *plan__named_args_positional(Binder *b, const FuncCall *fc, const char *name);
 /* ---- bind_agg.c: an aggregate call → EXPR_AGG_RESULT (index = Binder.aggs slot) ---- */
 Expr *plan__bind_agg(Binder *b, const FuncCall *fc);
 /* The AggCall of an aggregate call (args, FILTER, ORDER BY, WITHIN GROUP). */
@@ -371,8 +377,19 @@ Plan *plan__plan_raw(Binder *b, const RawStmt *stmt);
 
 /* ---- plan_insert.c / plan_utility.c ---- */
 Plan *plan__plan_insert(Binder *b, const InsertStmt *s);
+/* A column's DEFAULT (NULL constant when none) as an assigned, var-free
+ * expression; identity and serial columns give their nextval(). */
+typedef struct StoreColumnDef StoreColumnDef;   /* storage/storage.h */
+Expr *plan__column_default(Binder *b, const StoreColumnDef *col);
+/* Per column of t: 'a' (GENERATED ALWAYS identity), 'd' (BY DEFAULT), 0. */
+char *plan__identity_columns(Binder *b, StoreTable *t);
 /* ---- plan_update.c ---- */
 Plan *plan__plan_update(Binder *b, const UpdateStmt *s);
+/* The value node of an UPDATE / DO UPDATE SET item (the row element of
+ * SET (a, b) = ROW(…)); NULL for DEFAULT; 0A000 for a sub-SELECT source. */
+const Node *plan__set_item_value(Binder *b, const ResTarget *rt);
+/* 428C9: column c of t is GENERATED ALWAYS AS IDENTITY and takes only DEFAULT. */
+_Noreturn void plan__identity_not_default(StoreTable *t, int c);
 Plan *plan__plan_delete(Binder *b, const DeleteStmt *s);
 /* ---- plan_ctas.c: CREATE TABLE ... AS, SELECT ... INTO ---- */
 Plan *plan__plan_ctas(Binder *b, const CreateTableAsStmt *s);
@@ -386,9 +403,10 @@ Plan *plan__plan_select_into(Binder *b, const SelectStmt *s);
 void plan__plan_returning(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning);
 /* The same for UPDATE ... FROM / DELETE ... USING: sources are the range entries
  * (RangeEntry *) of the FROM / USING items, whose columns follow the target's in
- * the modify node's output. */
+ * the modify node's output; star_pairs (nstar (source, column) pairs, or NULL)
+ * is what an unqualified * lists after the target's columns. */
 void plan__plan_returning_from(Binder *b, Plan *p, const RangeVar *rv, StoreTable *t, const List *returning,
-                               const List *sources);
+                               const List *sources, const int *star_pairs, int nstar);
 Plan *plan__plan_utility(Binder *b, const RawStmt *raw, const Node *stmt);
 /* TRUNCATE / VACUUM / ANALYZE / CHECKPOINT (plan_ddl3.c); NULL for other statements. */
 Plan *plan__plan_ddl3(Binder *b, const RawStmt *raw, const Node *stmt);

@@ -173,15 +173,29 @@ static void check_force(const DefElem *d, bool csv, bool want_from, bool is_from
                   want_from ? "FROM" : "TO");
 }
 
-static void make_options(const CopyStmt *cs, ExecCopyOpts *o)
+/* FORMAT binary: the options that make no sense there are errors (as
+ * PostgreSQL); the rest of the text defaults stay, since COPY FROM feeds
+ * the executor text lines (copy_binary.c). */
+static void check_binary(const CopyOptState *st)
+{
+    if (st->delim)
+        err_raise(ERRCODE_SYNTAX_ERROR, "cannot specify DELIMITER in BINARY mode");
+    if (st->null_str)
+        err_raise(ERRCODE_SYNTAX_ERROR, "cannot specify NULL in BINARY mode");
+    if (st->header)
+        err_raise(ERRCODE_SYNTAX_ERROR, "cannot specify HEADER in BINARY mode");
+}
+
+static void make_options(const CopyStmt *cs, ExecCopyOpts *o, bool *binary)
 {
     CopyOptState st;
     collect_options(cs, &st);
     memset(o, 0, sizeof *o);
+    *binary = st.format && strcmp(st.format, "binary") == 0;
     if (st.format && strcmp(st.format, "csv") == 0)
         o->csv = true;
-    else if (st.format && strcmp(st.format, "binary") == 0)
-        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "COPY BINARY is not supported");
+    else if (*binary)
+        check_binary(&st);
     else if (st.format && strcmp(st.format, "text") != 0)
         err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "COPY format \"%s\" not recognized", st.format);
     o->delim = st.delim ? single_char(st.delim, "delimiter") : (o->csv ? ',' : '\t');
@@ -331,6 +345,8 @@ typedef struct CopyOut {
     StrBuf text;
     size_t *row_end;
     uint64_t rows;
+    bool binary;                 /* FORMAT binary (copy_binary.c) */
+    bool binary_header;          /* its header is still to be sent */
 } CopyOut;
 
 static void out_write_file(CopyOut *co, const char *data, size_t len)
@@ -357,13 +373,35 @@ static void copy_out_batch(void *ctx, const Batch *b)
 {
     CopyOut *co = ctx;
     strbuf_reset(&co->text);
-    exec_copy_format_batch(b, co->opts, &co->oo, co->scratch, &co->text, co->row_end);
+    if (co->binary && co->binary_header)
+        proto_copy_binary_header(&co->text);   /* in the first row's message, as PostgreSQL (psycopg needs it) */
+    co->binary_header = false;
+    if (co->binary)
+        proto_copy_binary_batch(b, co->scratch, &co->text, co->row_end);
+    else
+        exec_copy_format_batch(b, co->opts, &co->oo, co->scratch, &co->text, co->row_end);
     if (co->file)
         out_write_file(co, co->text.data, co->text.len);
     else
         out_send_rows(co, b->count);
     co->rows += b->count;
     mem_arena_reset(co->scratch);
+}
+
+/* The binary format's trailer as one CopyData message (or file write),
+ * after the header when no row carried it. */
+static void copy_out_trailer(CopyOut *co)
+{
+    strbuf_reset(&co->text);
+    if (co->binary_header)
+        proto_copy_binary_header(&co->text);
+    co->binary_header = false;
+    proto_copy_binary_trailer(&co->text);
+    co->row_end[0] = co->text.len;
+    if (co->file)
+        out_write_file(co, co->text.data, co->text.len);
+    else
+        out_send_rows(co, 1);
 }
 
 static void put_ident(StrBuf *sb, const char *name)
@@ -445,7 +483,7 @@ typedef struct CopyToState {
 } CopyToState;
 
 static void copy_to_run(ProtoConn *c, const char *sql, const RawStmt *raw, const CopyStmt *cs,
-                        const ExecCopyOpts *base, MemArena *a, CopyToState *st)
+                        const ExecCopyOpts *base, MemArena *a, CopyToState *st, bool binary)
 {
     const Plan *plan = plan_copy_query(c, sql, raw, cs, a);
     if (plan->kind != PLAN_STMT_QUERY || plan->ncols == 0)
@@ -463,16 +501,24 @@ static void copy_to_run(ProtoConn *c, const char *sql, const RawStmt *raw, const
     co->oo = (OutputOptions){.extra_float_digits = guc_extra_float_digits(c->session->guc)};
     co->scratch = mem_arena_create("copy out");
     co->row_end = MEM_NEW_ARRAY(a, size_t, VEC_CAPACITY);
+    co->binary = binary;
+    if (binary) {
+        SqlType *types = MEM_NEW_ARRAY(a, SqlType, plan->ncols);
+        for (int i = 0; i < plan->ncols; i++)
+            types[i] = plan->cols[i].type;
+        proto_copy_binary_check_types(types, plan->ncols);
+    }
     if (cs->filename)
         co->file = open_server_file(c, cs);
     else {
         size_t m = proto_msg_begin(&c->out, 'H');
-        strbuf_append_char(&c->out, 0);
+        strbuf_append_char(&c->out, binary ? 1 : 0);
         strbuf_append_be16(&c->out, (uint16_t)plan->ncols);
         for (int i = 0; i < plan->ncols; i++)
-            strbuf_append_be16(&c->out, 0);
+            strbuf_append_be16(&c->out, binary ? 1 : 0);
         proto_msg_finish(&c->out, m);
     }
+    co->binary_header = binary;
     if (o->header) {
         StrBuf h;
         strbuf_init(&h);
@@ -489,6 +535,8 @@ static void copy_to_run(ProtoConn *c, const char *sql, const RawStmt *raw, const
     ExecSink sink = {.ctx = co, .on_batch = copy_out_batch};
     while (!exec_portal_run(st->portal, 0, &sink)) {
     }
+    if (binary)
+        copy_out_trailer(co);
     if (co->file) {
         FILE *f = co->file;
         co->file = NULL;
@@ -513,13 +561,13 @@ static void copy_to_cleanup(CopyToState *st)
 }
 
 static uint64_t copy_to(ProtoConn *c, const char *sql, const RawStmt *raw, const CopyStmt *cs,
-                        const ExecCopyOpts *o, MemArena *a)
+                        const ExecCopyOpts *o, MemArena *a, bool binary)
 {
     CopyToState *st = MEM_NEW(a, CopyToState);
     strbuf_init(&st->co.text);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        copy_to_run(c, sql, raw, cs, o, a, st);
+        copy_to_run(c, sql, raw, cs, o, a, st, binary);
         err_pop(&jmp);
     } else {
         copy_to_cleanup(st);
@@ -577,23 +625,29 @@ static const Value *eval_defaults(ProtoConn *c, StoreTable *t, const int *cols, 
     return fill;
 }
 
-/* CopyData messages until CopyDone (CopyFail raises 57014). */
-static void copy_in_stdin(ProtoConn *c, ExecCopyIn *ci, int ncols)
+/* CopyData messages until CopyDone (CopyFail raises 57014); with bin,
+ * through the binary format's reader (copy_binary.c). */
+static void copy_in_stdin(ProtoConn *c, ExecCopyIn *ci, int ncols, ProtoCopyBinIn *bin)
 {
     size_t m = proto_msg_begin(&c->out, 'G');
-    strbuf_append_char(&c->out, 0);
+    strbuf_append_char(&c->out, bin ? 1 : 0);
     strbuf_append_be16(&c->out, (uint16_t)ncols);
     for (int i = 0; i < ncols; i++)
-        strbuf_append_be16(&c->out, 0);
+        strbuf_append_be16(&c->out, bin ? 1 : 0);
     proto_msg_finish(&c->out, m);
     proto_conn_flush(c);
     for (;;) {
         char type = proto_conn_read_message(c, false);
         switch (type) {
         case 'd':
-            exec_copy_in_data(ci, c->msg.data, c->msg.len);
+            if (bin)
+                proto_copy_binary_in_data(bin, c->msg.data, c->msg.len);
+            else
+                exec_copy_in_data(ci, c->msg.data, c->msg.len);
             break;
         case 'c':
+            if (bin)
+                proto_copy_binary_in_end(bin);
             return;
         case 'f': {
             ProtoMsg fm = {.data = c->msg.data, .len = c->msg.len, .pos = 0};
@@ -609,7 +663,7 @@ static void copy_in_stdin(ProtoConn *c, ExecCopyIn *ci, int ncols)
     }
 }
 
-static void copy_in_file(FILE *f, ExecCopyIn *ci, const char *name)
+static void copy_in_file(FILE *f, ExecCopyIn *ci, const char *name, ProtoCopyBinIn *bin)
 {
     char *buf = malloc(COPY_FILE_CHUNK);
     if (buf == NULL)
@@ -617,10 +671,16 @@ static void copy_in_file(FILE *f, ExecCopyIn *ci, const char *name)
     size_t n;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        while ((n = fread(buf, 1, COPY_FILE_CHUNK, f)) > 0)
-            exec_copy_in_data(ci, buf, n);
+        while ((n = fread(buf, 1, COPY_FILE_CHUNK, f)) > 0) {
+            if (bin)
+                proto_copy_binary_in_data(bin, buf, n);
+            else
+                exec_copy_in_data(ci, buf, n);
+        }
         if (ferror(f))
             err_raise(ERRCODE_IO_ERROR, "could not read from COPY file \"%s\": %s", name, strerror(errno));
+        if (bin)
+            proto_copy_binary_in_end(bin);
         err_pop(&jmp);
     } else {
         free(buf);
@@ -632,10 +692,11 @@ static void copy_in_file(FILE *f, ExecCopyIn *ci, const char *name)
 typedef struct CopyFromState {
     ExecCopyIn *ci;
     FILE *file;
+    ProtoCopyBinIn *bin;   /* FORMAT binary, else NULL */
 } CopyFromState;
 
 static uint64_t copy_from_run(ProtoConn *c, const CopyStmt *cs, const ExecCopyOpts *base, MemArena *a,
-                              CopyFromState *st)
+                              CopyFromState *st, bool binary)
 {
     if (cs->where_clause)
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "COPY FROM ... WHERE is not supported");
@@ -653,31 +714,39 @@ static uint64_t copy_from_run(ProtoConn *c, const CopyStmt *cs, const ExecCopyOp
     if (cs->filename)
         st->file = open_server_file(c, cs);
     st->ci = exec_copy_in_begin(c->session->exec, t, n, cols, fill, o, store_table_name(t));
+    if (binary) {
+        SqlType *types = MEM_NEW_ARRAY(a, SqlType, n + 1);
+        for (int i = 0; i < n; i++)
+            types[i] = store_table_column(t, cols[i])->type;
+        st->bin = proto_copy_binary_in_begin(st->ci, n, types, a);
+    }
     if (st->file)
-        copy_in_file(st->file, st->ci, cs->filename);
+        copy_in_file(st->file, st->ci, cs->filename, st->bin);
     else
-        copy_in_stdin(c, st->ci, n);
+        copy_in_stdin(c, st->ci, n, st->bin);
     return exec_copy_in_finish(st->ci);
 }
 
-static uint64_t copy_from(ProtoConn *c, const CopyStmt *cs, const ExecCopyOpts *o, MemArena *a)
+static uint64_t copy_from(ProtoConn *c, const CopyStmt *cs, const ExecCopyOpts *o, MemArena *a, bool binary)
 {
     CopyFromState *st = MEM_NEW(a, CopyFromState);
     uint64_t rows = 0;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        rows = copy_from_run(c, cs, o, a, st);
+        rows = copy_from_run(c, cs, o, a, st, binary);
         err_pop(&jmp);
     } else {
         char ctx[512];
         exec_copy_in_context(st->ci, ctx, sizeof ctx);
         proto_error_set_context(ctx);
         exec_copy_in_free(st->ci);
+        proto_copy_binary_in_free(st->bin);
         if (st->file)
             fclose(st->file);
         err_rethrow();
     }
     exec_copy_in_free(st->ci);
+    proto_copy_binary_in_free(st->bin);
     if (st->file)
         fclose(st->file);
     return rows;
@@ -689,9 +758,10 @@ void proto_copy(ProtoConn *c, const char *sql, const RawStmt *raw, MemArena *are
     const CopyStmt *cs = (const CopyStmt *)raw->stmt;
     proto_error_set_context("");
     ExecCopyOpts o;
+    bool binary;
     copy_sql = sql;
-    make_options(cs, &o);
+    make_options(cs, &o, &binary);
     copy_sql = NULL;
-    uint64_t rows = cs->is_from ? copy_from(c, cs, &o, arena) : copy_to(c, sql, raw, cs, &o, arena);
+    uint64_t rows = cs->is_from ? copy_from(c, cs, &o, arena, binary) : copy_to(c, sql, raw, cs, &o, arena, binary);
     snprintf(tag, tag_size, "COPY %llu", (unsigned long long)rows);
 }

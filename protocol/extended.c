@@ -124,13 +124,22 @@ static uint64_t be_bytes(const unsigned char *p, size_t n)
 }
 
 /* Binary parameter: the wire form of the fixed-width types is their
- * in-memory form in network byte order; strings are their bytes. */
-static void binary_param(SqlType t, const char *data, size_t len, int idx, MemArena *a, Value *out)
+ * in-memory form in network byte order; strings are their bytes; arrays
+ * and json/jsonb in binary_array.c. */
+void proto_binary_param(SqlType t, const char *data, size_t len, int idx, MemArena *a, Value *out)
 {
     const TypeInfo *ti = type_info(t.oid);
     if (!ti || !proto_binary_supported(t.oid))
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "binary format is not supported for parameters of type %s",
                   ti ? ti->sql_name : "unknown");
+    if (type_is_array(t.oid)) {
+        proto_array_recv(t, data, len, idx, a, out);
+        return;
+    }
+    if (t.oid == TYPE_JSON || t.oid == TYPE_JSONB) {
+        proto_json_recv(t, data, len, a, out);
+        return;
+    }
     if (t.oid == TYPE_NUMERIC) {
         proto_numeric_recv(data, len, t.typmod, idx, a, out);
         return;
@@ -183,7 +192,7 @@ static Value *read_params(ProtoMsg *m, const Plan *plan, const char *stmt_name, 
             err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid parameter length %d", len);
         const char *data = proto_msg_bytes(m, (size_t)len);
         if (format_at(formats, nformats, i) == 1)
-            binary_param(plan->param_types[i], data, (size_t)len, i, a, &values[i]);
+            proto_binary_param(plan->param_types[i], data, (size_t)len, i, a, &values[i]);
         else
             type_input(plan->param_types[i], data, (size_t)len, a, &values[i]);
     }

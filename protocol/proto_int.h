@@ -354,5 +354,39 @@ void proto_numeric_recv(const char *data, size_t len, int32_t typmod, int idx, M
 StrRef proto_interval_send(StrRef iv, MemArena *arena);
 void proto_binary_bytes_recv(uint32_t type_oid, const char *data, size_t len, int idx, MemArena *arena,
                              Value *out);
+/* One binary parameter of type t into out (extended.c; idx names it in
+ * errors): 0A000 for a type without a binary form, 22P03/08P01 for
+ * malformed data. Arrays and json/jsonb (binary_array.c): send builds the
+ * wire form of an in-memory array blob / json text (bytes in arena); recv
+ * parses one parameter (arrays: one dimension, elements through
+ * proto_binary_param). */
+void proto_binary_param(SqlType t, const char *data, size_t len, int idx, MemArena *a, Value *out);
+StrRef proto_array_send(StrRef blob, MemArena *arena);
+void proto_array_recv(SqlType t, const char *data, size_t len, int idx, MemArena *arena, Value *out);
+StrRef proto_json_send(uint32_t type_oid, StrRef text, MemArena *arena);
+void proto_json_recv(SqlType t, const char *data, size_t len, MemArena *arena, Value *out);
+/* The binary form of one column of a batch (results.c): out[i] for row i,
+ * ptr NULL for NULL; bytes in arena. The type must be binary-capable. */
+typedef struct Vector Vector;
+typedef struct Batch Batch;
+void proto_binary_column(const Vector *v, const Batch *b, MemArena *arena, StrRef *out);
+/* COPY's binary format (copy_binary.c). TO: the header, each batch's rows
+ * (row_end[i] = end of row i in out), the trailer; check_types raises 0A000
+ * for a column without a binary form. FROM: begin/data/end over CopyData
+ * bytes, feeding text-format lines to ci; free is safe after errors. */
+void proto_copy_binary_header(StrBuf *out);
+void proto_copy_binary_trailer(StrBuf *out);
+void proto_copy_binary_check_types(const SqlType *types, int ncols);
+void proto_copy_binary_batch(const Batch *b, MemArena *arena, StrBuf *out, size_t *row_end);
+typedef struct ProtoCopyBinIn ProtoCopyBinIn;
+typedef struct ExecCopyIn ExecCopyIn;
+ProtoCopyBinIn *proto_copy_binary_in_begin(ExecCopyIn *ci, int ncols, const SqlType *types, MemArena *a);
+void proto_copy_binary_in_data(ProtoCopyBinIn *in, const char *data, size_t len);
+void proto_copy_binary_in_end(ProtoCopyBinIn *in);
+void proto_copy_binary_in_free(ProtoCopyBinIn *in);
+/* SQL cursors of a simple Query (cursor.c): runs DECLARE / FETCH / CLOSE
+ * (RowDescription and DataRows for FETCH) and fills the command tag;
+ * false when raw is none of them. */
+bool proto_cursor_statement(ProtoConn *c, const char *sql, const RawStmt *raw, char *tag, size_t tag_size);
 
 #endif

@@ -230,10 +230,14 @@ bool proto_binary_supported(uint32_t oid)
     case TYPE_FLOAT4: case TYPE_FLOAT8: case TYPE_TEXT: case TYPE_VARCHAR:
     case TYPE_BPCHAR: case TYPE_NAME: case TYPE_UNKNOWN: case TYPE_DATE:
     case TYPE_TIMESTAMP: case TYPE_NUMERIC: case TYPE_TIMESTAMPTZ: case TYPE_TIME:
-    case TYPE_UUID: case TYPE_BYTEA: case TYPE_INTERVAL:
+    case TYPE_UUID: case TYPE_BYTEA: case TYPE_INTERVAL: case TYPE_JSON: case TYPE_JSONB:
+    /* catalog types: oid and reg* are unsigned 4-byte integers on the wire,
+     * "char" its one byte (PostgreSQL's oidsend / charsend) */
+    case TYPE_OID: case TYPE_REGPROC: case TYPE_REGCLASS: case TYPE_REGTYPE:
+    case TYPE_REGNAMESPACE: case TYPE_CHAR:
         return true;
-    default:
-        return false;
+    default:   /* arrays: when their element type is (binary_array.c) */
+        return type_is_array(oid) && proto_binary_supported(type_element_of(oid));
     }
 }
 
@@ -255,7 +259,7 @@ static void put_be(char *dst, const void *src, size_t size)
 }
 
 /* Binary form of one column of a batch into out[] (bytes in arena). */
-static void binary_column(const Vector *v, const Batch *b, MemArena *arena, StrRef *out)
+void proto_binary_column(const Vector *v, const Batch *b, MemArena *arena, StrRef *out)
 {
     if (v->phys == PHYS_STR) {
         for (uint32_t i = 0; i < b->count; i++) {
@@ -269,6 +273,10 @@ static void binary_column(const Vector *v, const Batch *b, MemArena *arena, StrR
                 out[i] = proto_numeric_send(out[i], arena);
             else if (v->type.oid == TYPE_INTERVAL)
                 out[i] = proto_interval_send(out[i], arena);
+            else if (v->type.oid == TYPE_JSON || v->type.oid == TYPE_JSONB)
+                out[i] = proto_json_send(v->type.oid, out[i], arena);
+            else if (type_is_array(v->type.oid))
+                out[i] = proto_array_send(out[i], arena);
             if (!out[i].ptr)
                 out[i].ptr = "";
         }
@@ -297,7 +305,7 @@ static void sink_batch(void *ctx, const Batch *b)
     int ncols = rs->plan->ncols;
     for (int col = 0; col < ncols; col++) {
         if (rs->formats && rs->formats[col] == 1)
-            binary_column(&b->cols[col], b, arena, rs->cols[col]);
+            proto_binary_column(&b->cols[col], b, arena, rs->cols[col]);
         else
             type_output_vector(&b->cols[col], b->sel, b->count, &rs->opt, arena, rs->cols[col]);
     }

@@ -59,6 +59,12 @@ static void run_statement(ProtoConn *c, QueryState *qs, const char *sql, const R
         proto_session_report_params(c, false);
         return;
     }
+    char cursor_tag[64];
+    if (proto_cursor_statement(c, sql, raw, cursor_tag, sizeof cursor_tag)) {   /* cursor.c */
+        proto_send_command_complete(c, cursor_tag);
+        close_statement(qs);
+        return;
+    }
     PlanContext pc = {.arena = qs->stmt_arena, .query_text = sql, .guc = s->guc,
                       .session_state = &s->plan_state};
     const Plan *plan = plan_statement(&pc, raw);

@@ -105,9 +105,13 @@ StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const cha
     return t;
 }
 
+static void drop_relation(StoreTable *t);
+
+/* Tables only: a view's entry is found by store_view_lookup. */
 StoreTable *store_table_lookup(const char *schema, const char *name)
 {
-    return store__table_lookup_db(store__session_db(), schema ? schema : "public", name);
+    StoreTable *t = store__table_lookup_db(store__session_db(), schema ? schema : "public", name);
+    return t && !t->view_sql ? t : NULL;
 }
 
 StoreTable *store_table_lookup_oid(uint32_t oid)
@@ -227,6 +231,13 @@ StoreTable *store__table_create_oid(uint32_t dboid, uint32_t oid, const char *sc
                                     const char *name, int ncols, const StoreColumnDef *cols,
                                     int npkey, const int *pkey)
 {
+    return store__relation_create_oid(dboid, oid, schema, name, ncols, cols, npkey, pkey, NULL);
+}
+
+StoreTable *store__relation_create_oid(uint32_t dboid, uint32_t oid, const char *schema,
+                                       const char *name, int ncols, const StoreColumnDef *cols,
+                                       int npkey, const int *pkey, const char *view_sql)
+{
     cat_validate(dboid, schema, ncols, cols, npkey, pkey);
     StoreTxn *x = store__txn_current();
     ERR_ASSERT(x != NULL);
@@ -238,6 +249,10 @@ StoreTable *store__table_create_oid(uint32_t dboid, uint32_t oid, const char *sc
         store__catalog_bump_oid(oid);
     StoreTable *t = store__table_new(oid, schema, name, ncols, cols, npkey, pkey);
     t->dboid = dboid;
+    if (view_sql && !(t->view_sql = strdup(view_sql))) {
+        store__table_free(t);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
     t->create_txn = x;
     cat_insert(t, x);
     store__undo_push(x, (StoreUndo){.kind = UNDO_CREATE_TABLE, .table = t});
@@ -249,13 +264,13 @@ StoreTable *store__table_create_oid(uint32_t dboid, uint32_t oid, const char *sc
 __attribute__((noinline)) static StoreTable *create_own_txn(uint32_t db, const char *schema,
                                                             const char *name, int ncols,
                                                             const StoreColumnDef *cols, int npkey,
-                                                            const int *pkey)
+                                                            const int *pkey, const char *view_sql)
 {
     StoreTxn *x = store_txn_begin();
     StoreTable *t = NULL;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        t = store__table_create_oid(db, 0, schema, name, ncols, cols, npkey, pkey);
+        t = store__relation_create_oid(db, 0, schema, name, ncols, cols, npkey, pkey, view_sql);
         err_pop(&jmp);
     } else {
         store_txn_rollback(x);
@@ -274,7 +289,44 @@ StoreTable *store_table_create(const char *schema, const char *name, int ncols,
     cat_validate(db, schema, ncols, cols, npkey, pkey);
     if (store__txn_current())
         return store__table_create_oid(db, 0, schema, name, ncols, cols, npkey, pkey);
-    return create_own_txn(db, schema, name, ncols, cols, npkey, pkey);
+    return create_own_txn(db, schema, name, ncols, cols, npkey, pkey, NULL);
+}
+
+/* Views share tables' catalog entries (one namespace of relations, durable
+ * and transactional DDL, OIDs): a view is a relation with columns, no rows
+ * and the SQL text of its query. */
+StoreTable *store_view_create(const char *schema, const char *name, int ncols,
+                              const StoreColumnDef *cols, const char *sql)
+{
+    if (!schema)
+        schema = "public";
+    uint32_t db = store__session_db();
+    cat_validate(db, schema, ncols, cols, 0, NULL);
+    if (store__txn_current())
+        return store__relation_create_oid(db, 0, schema, name, ncols, cols, 0, NULL, sql);
+    return create_own_txn(db, schema, name, ncols, cols, 0, NULL, sql);
+}
+
+StoreTable *store_view_lookup(const char *schema, const char *name)
+{
+    StoreTable *t = store__table_lookup_db(store__session_db(), schema ? schema : "public", name);
+    return t && t->view_sql ? t : NULL;
+}
+
+StoreTable *store_relation_lookup(const char *schema, const char *name)
+{
+    return store__table_lookup_db(store__session_db(), schema ? schema : "public", name);
+}
+
+const char *store_view_sql(const StoreTable *t) { return t->view_sql; }
+
+/* DROP VIEW: as DROP TABLE (waits for nobody: views have no scans). */
+void store_view_drop(const char *schema, const char *name)
+{
+    StoreTable *const t = store_view_lookup(schema, name);
+    if (!t)
+        err_raise(ERRCODE_UNDEFINED_TABLE, "view \"%s\" does not exist", name);
+    drop_relation(t);
 }
 
 static void cat_remove(StoreTable *t)
@@ -333,6 +385,11 @@ void store_table_drop(const char *schema, const char *name)
     StoreTable *const t = store_table_lookup(schema ? schema : "public", name);
     if (!t)
         err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
+    drop_relation(t);
+}
+
+static void drop_relation(StoreTable *const t)
+{
     StoreTxn *x = store__txn_current();
     bool own = x == NULL;
     if (own)

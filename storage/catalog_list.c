@@ -102,6 +102,7 @@ int store_catalog_tables(MemArena *arena, StoreRelInfo **out)
         r[i].pkey = pk;
         r[i].pkey_name = t->npkey > 0 ? mem_strdup(arena, t->pkey_name) : NULL;
         r[i].rows = atomic_load_explicit(&t->committed, memory_order_acquire);
+        r[i].view_sql = t->view_sql ? mem_strdup(arena, t->view_sql) : NULL;
     }
     *out = r;
     return n;

@@ -419,6 +419,35 @@ void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t 
     store__run_release(t, r1);
 }
 
+void store__run_retire(StoreTable *t, void **ptrs, size_t n)
+{
+    StoreRunRef *cur = store__run_acquire(t);
+    StoreRetired *ret = calloc(1, sizeof *ret);
+    StoreRunRef *copy = NULL;
+    if (cur && ret && cur->nspans) {
+        const StoreRunSpan *last = &cur->spans[cur->nspans - 1];
+        copy = ref_new(cur, last->run, last->first, last->end);
+    }
+    if (!cur || !ret || (cur->nspans && !copy)) {
+        /* No memory for the bookkeeping: keep the old headers (a leak of
+         * headers only, never a use after free). */
+        free(ret);
+        free(ptrs);
+        store__run_release(t, cur);
+        return;
+    }
+    ret->ptrs = ptrs;
+    ret->n = n;
+    /* Readers that loaded an old header hold cur or an older ref. */
+    if (copy)
+        ref_publish(t, copy, false);
+    store__lock();
+    ret->next = cur->retired;
+    cur->retired = ret;
+    store__unlock();
+    store__run_release(t, cur);
+}
+
 void store__run_trim(void)
 {
 #ifdef __GLIBC__

@@ -35,14 +35,24 @@
 
 /* ---- snapshots ---- */
 
+void store__txn_take_snapshot(StoreTxn *x)
+{
+    /* Dekker with store__vacuum_horizon: flag first (seq_cst), then read
+     * visible_seq; a horizon that sees the flag clear either saw our
+     * snapshot or read visible_seq before we will. */
+    atomic_store(&x->snap_busy, true);
+    uint64_t s = atomic_load(&store_g.visible_seq);
+    __atomic_store_n(&x->snapshot, s, __ATOMIC_RELAXED);
+    __atomic_store_n(&x->has_snapshot, true, __ATOMIC_RELAXED);
+    atomic_store(&x->snap_busy, false);
+}
+
 uint64_t store__txn_snapshot(StoreTxn *x)
 {
     if (!x)
         return atomic_load(&store_g.visible_seq);
-    if (!x->has_snapshot) {
-        x->snapshot = atomic_load(&store_g.visible_seq);
-        x->has_snapshot = true;
-    }
+    if (!x->has_snapshot)
+        store__txn_take_snapshot(x);
     return x->snapshot;
 }
 
@@ -51,10 +61,8 @@ void store_txn_statement_begin(StoreTxn *x)
     if (!x)
         return;
     x->stmt_started = true;
-    if (x->iso == STORE_READ_COMMITTED || !x->has_snapshot) {
-        x->snapshot = atomic_load(&store_g.visible_seq);
-        x->has_snapshot = true;
-    }
+    if (x->iso == STORE_READ_COMMITTED || !x->has_snapshot)
+        store__txn_take_snapshot(x);
 }
 
 void store_txn_set_isolation(StoreTxn *x, StoreIsolation iso)
@@ -196,7 +204,7 @@ int store_txn_savepoint(StoreTxn *x)
         x->saves = arr;
         x->cap_saves = cap;
     }
-    x->saves[x->nsaves++] = (StoreSavepointMark){x->nundo, x->wal_len};
+    x->saves[x->nsaves++] = (StoreSavepointMark){x->nundo, store__wal_pos(x)};
     return x->nsaves;
 }
 
@@ -211,7 +219,7 @@ void store_txn_rollback_to(StoreTxn *x, int level)
     ERR_ASSERT(level >= 1 && level <= x->nsaves);
     StoreSavepointMark m = x->saves[level - 1];
     store__undo_rollback(x, m.nundo);
-    x->wal_len = m.wal_len;
+    store__wal_cut(x, m.wal_len);
     x->nsaves = level;
 }
 
@@ -306,7 +314,7 @@ StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, co
     uint16_t sel = (uint16_t)row;
     Batch one = {.count = 1, .sel = &sel, .ncols = values->ncols, .cols = values->cols};
     int save = x->nundo;
-    size_t wal_save = x->wal_len;
+    uint64_t wal_save = store__wal_pos(x);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         store__wal_delete(x, t, rowid, base + 1);
@@ -314,7 +322,7 @@ StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, co
         err_pop(&jmp);
     } else {
         store__undo_rollback(x, save - 1);  /* the deletion too */
-        x->wal_len = wal_save;
+        store__wal_cut(x, wal_save);
         err_rethrow();
     }
     return STORE_WRITE_OK;
@@ -393,6 +401,8 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64
             return false;
     store__txn_scan_register(x, t);
     uint64_t snap = store__txn_snapshot(x);
+    /* Held while row headers are read: VACUUM retires them onto refs (vacuum.c). */
+    StoreRunRef *ref = store__run_acquire(t);
     uint64_t r = 0;
     pthread_rwlock_rdlock(&t->pk_lock);
     bool found = store__pk_find(t, key, &r);
@@ -408,6 +418,7 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64
                 ok = true;
             }
     }
+    store__run_release(t, ref);
     store__txn_scan_unregister(x, x ? x->gen : 0, t);
     if (ok)
         *rowid = r;

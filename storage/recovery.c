@@ -215,8 +215,11 @@ static void apply_create_table(Cursor *c, MemArena *a)
         if (pkey[i] < 0 || (uint32_t)pkey[i] >= ncols)
             bad_record(c);
     }
-    store__table_create_oid(dboid, oid, schema, name, (int)ncols, cols, (int)npkey,
-                            npkey ? pkey : NULL);
+    char *view_sql = c->p < c->end ? take_str(c, a) : NULL;   /* views only */
+    if (c->p < c->end && view_sql)
+        bad_record(c);
+    store__relation_create_oid(dboid, oid, schema, name, (int)ncols, cols, (int)npkey,
+                               npkey ? pkey : NULL, view_sql);
 }
 
 static void apply_insert(Cursor *c, StoreTxn *x, MemArena *a)
@@ -703,6 +706,7 @@ typedef struct Ckpt {
     int n, cap;
     bool oom;
     uint64_t seq, gen;
+    uint64_t horizon;  /* store__vacuum_horizon at capture: deletions at or before it are dead */
 } Ckpt;
 
 static void ckpt_catalog_rec(Ckpt *c, uint8_t type, uint32_t oid, const char *name,
@@ -769,6 +773,43 @@ static void ckpt_unpin(Ckpt *c)
     }
 }
 
+static bool ckpt_is_key(const StoreTable *t, int col)
+{
+    int npkey = __atomic_load_n(&t->npkey, __ATOMIC_ACQUIRE);
+    for (int k = 0; k < npkey; k++)
+        if (t->pkey[k] == col)
+            return true;
+    return false;
+}
+
+/* VACUUM (vacuum.c): column k's values of the rows flagged dead[0..n)
+ * become NULL (zero / empty when the column is NOT NULL) in a copy at
+ * scratch; validity goes to wv. Nobody reads a dead row's values again. */
+static void ckpt_blank(const StoreTable *t, int k, Vector *v, const bool *dead, uint32_t n,
+                       void *scratch, uint64_t *wv)
+{
+    static const char empty[1] = "";
+    size_t w = t->width[k];
+    memcpy(scratch, v->data, w * n);
+    bool nullable = !t->cols[k].not_null;
+    if (nullable && !v->validity)
+        memset(wv, 0xff, sizeof(uint64_t) * ((n + 63) / 64));
+    for (uint32_t i = 0; i < n; i++) {
+        if (!dead[i])
+            continue;
+        char *slot = (char *)scratch + i * w;
+        if (t->phys[k] == PHYS_STR)
+            *(StrRef *)(void *)slot = (StrRef){.ptr = empty, .len = 0};
+        else
+            memset(slot, 0, w);
+        if (nullable)
+            wv[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+    }
+    v->data = scratch;
+    if (nullable)
+        v->validity = wv;
+}
+
 /* Phase B: table rows [first, rows) as a run file (storage/runs) named
  * checkpoint/<gen>.<oid>.run. The run's key is the row number (an extra
  * last column), version = xmin, deleted = deletion committed at or before
@@ -795,6 +836,8 @@ static void ckpt_write_run(Ckpt *c, const CkptTable *ct, MemArena *a, StoreRunRe
     Batch b = {.ncols = nc + 1, .cols = MEM_NEW_ARRAY(a, Vector, nc + 1)};
     int64_t *rowno = MEM_NEW_ARRAY(a, int64_t, STORE_GROUP_ROWS);
     bool *deleted = MEM_NEW_ARRAY(a, bool, STORE_GROUP_ROWS);
+    bool *dead = MEM_NEW_ARRAY(a, bool, STORE_GROUP_ROWS);
+    void **scratch = mem_calloc(a, (size_t)(nc ? nc : 1), sizeof *scratch);
     uint64_t *bits = MEM_NEW_ARRAY(a, uint64_t, (size_t)(nc ? nc : 1) * VEC_VALIDITY_WORDS);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
@@ -813,11 +856,20 @@ static void ckpt_write_run(Ckpt *c, const CkptTable *ct, MemArena *a, StoreRunRe
                     wv[i] = __atomic_load_n(&g->chunks[k].validity[i], __ATOMIC_RELAXED);
                 v->validity = wv;
             }
+            uint32_t ndead = 0;
             for (uint32_t i = 0; i < n; i++) {
                 rowno[i] = (int64_t)(start + i);
                 uint64_t xm = atomic_load(&g->xmax[i]);
                 deleted[i] = xm != 0 && !(xm & STORE_XMAX_MARK) && xm <= c->seq;
+                dead[i] = store__xmax_dead(xm, c->horizon);
+                ndead += dead[i];
             }
+            for (int k = 0; ndead && k < nc; k++)
+                if (!ckpt_is_key(t, k))
+                    ckpt_blank(t, k, &b.cols[k], dead, n,
+                               scratch[k] ? scratch[k]
+                                          : (scratch[k] = mem_alloc(a, t->width[k] * STORE_GROUP_ROWS)),
+                               bits + (size_t)k * VEC_VALIDITY_WORDS);
             b.cols[nc] = (Vector){.type = SQLTYPE(TYPE_INT8), .phys = PHYS_I64, .data = rowno};
             b.count = n;
             run_writer_append(w, &b, g->xmin, deleted);
@@ -889,7 +941,8 @@ static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
     if (ERR_TRY(jmp)) {
         int ns = ref ? ref->nspans : 0;
         uint64_t prev_end = ns ? ref->spans[ns - 1].end : 0;
-        bool full = ns == 0 || ns >= STORE_RUNS_MAX || prev_end > ct->rows;
+        bool vacuum = atomic_exchange(&t->vacuum_full, false);  /* VACUUM: compact (vacuum.c) */
+        bool full = vacuum || ns == 0 || ns >= STORE_RUNS_MAX || prev_end > ct->rows;
         for (int i = 0; i < ns && !full; i++)
             full = ref->spans[i].run->ncols_run != ct->ncols;
         ct->first = full ? 0 : prev_end - prev_end % STORE_GROUP_ROWS;
@@ -1046,6 +1099,7 @@ void store_checkpoint(void)
     if (c.buf && ERR_TRY(jmp)) {
         store__wal_block_commits();
         c.seq = atomic_load(&store_g.visible_seq);
+        c.horizon = store__vacuum_horizon();  /* <= seq: commits are held back */
         ErrJmp inner;
         if (ERR_TRY(inner)) {
             ckpt_switch(&c);

@@ -63,8 +63,7 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
     s->txn_gen = txn ? txn->gen : 0;
     if (txn && txn->iso == STORE_READ_COMMITTED && !txn->stmt_started) {
         /* No statement boundary known: each scan is a statement (skeleton behaviour). */
-        txn->snapshot = atomic_load(&store_g.visible_seq);
-        txn->has_snapshot = true;
+        store__txn_take_snapshot(txn);
     }
     s->snapshot = store__txn_snapshot(txn);
     s->cold.group = UINT32_MAX;

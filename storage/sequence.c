@@ -462,6 +462,24 @@ void store_seq_drop(uint32_t oid)
     seq_log(&b);
 }
 
+int store_seq_in_schema(const char *schema, bool unowned_only, uint32_t *oids, int max)
+{
+    uint32_t db = store__session_db();
+    int n = 0;
+    pthread_mutex_lock(&seq_list_mu);
+    for (int i = 0; i < nseqs; i++) {
+        const StoreSeq *q = seqs[i];
+        if (q->dead || q->dboid != db || strcmp(q->schema, schema) != 0 ||
+            (unowned_only && q->def.owner_table != 0))
+            continue;
+        if (n < max)
+            oids[n] = q->oid;
+        n++;
+    }
+    pthread_mutex_unlock(&seq_list_mu);
+    return n;
+}
+
 int store_seq_owned_by(uint32_t table_oid, uint32_t *oids, int max)
 {
     int n = 0;
@@ -493,6 +511,14 @@ static void session_remember(uint32_t oid, int64_t value, bool last)
     }
     int slot = tl_ncur < SEQ_SESSION_SLOTS ? tl_ncur++ : (tl_evict++ % SEQ_SESSION_SLOTS);
     tl_cur[slot] = (SeqSessionVal){oid, value};
+}
+
+void store_seq_discard_session(void)
+{
+    tl_ncur = 0;
+    tl_evict = 0;
+    tl_last_oid = 0;
+    tl_last_value = 0;
 }
 
 bool store_seq_currval(uint32_t oid, int64_t *value)

@@ -188,10 +188,4 @@ void store__stats_free(StoreTable *t)
     t->stats.valid = false;
 }
 
-void store_vacuum(StoreTable *t)
-{
-    /* Dead row versions are not reclaimed yet (README "Status"): VACUUM
-     * writes a checkpoint, which trims the WAL. */
-    (void)t;
-    store_checkpoint();
-}
+/* store_vacuum lives in vacuum.c. */

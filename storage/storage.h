@@ -335,9 +335,14 @@ void store_seq_setval(uint32_t oid, int64_t value, bool is_called);
 /* The session's (thread's) last value of oid / of any sequence; false when none yet. */
 bool store_seq_currval(uint32_t oid, int64_t *value);
 bool store_seq_lastval(uint32_t *oid, int64_t *value);
+/* DISCARD SEQUENCES: forget the session's currval/lastval values. */
+void store_seq_discard_session(void);
 /* Sequences owned by table_oid (serial, identity, OWNED BY) into oids (at
  * most max); returns how many there are. */
 int store_seq_owned_by(uint32_t table_oid, uint32_t *oids, int max);
+/* Sequences of the session database's schema (unowned_only: not owned by a
+ * table column) into oids (at most max); returns how many there are. */
+int store_seq_in_schema(const char *schema, bool unowned_only, uint32_t *oids, int max);
 
 /* ---- ON CONFLICT (storage/upsert.c; issue 4) ---- */
 /* Take t's write lock for txn (waiting for a concurrent writer to end, as
@@ -358,6 +363,7 @@ typedef struct StoreRelInfo {
     const int *pkey;           /* column indexes of the primary key */
     const char *pkey_name;     /* NULL without a primary key */
     uint64_t rows;             /* committed row versions (an estimate) */
+    const char *view_sql;      /* a view's query text; NULL for a table */
 } StoreRelInfo;
 typedef struct StoreSchemaInfo {
     const char *name;
@@ -374,5 +380,18 @@ typedef struct StoreDatabaseInfo {
 int store_catalog_tables(MemArena *arena, StoreRelInfo **out);
 int store_catalog_schemas(MemArena *arena, StoreSchemaInfo **out);
 int store_catalog_databases(MemArena *arena, StoreDatabaseInfo **out);
+
+/* ---- views (catalog.c): relations with columns, no rows, and the SQL text
+ * of their query; durable and transactional like tables, in the same
+ * namespace (a table and a view cannot share a name: 42P07). ---- */
+StoreTable *store_view_create(const char *schema, const char *name, int ncols,
+                              const StoreColumnDef *cols, const char *sql);
+/* NULL when absent (store_table_lookup never returns a view). */
+StoreTable *store_view_lookup(const char *schema, const char *name);
+/* A table or a view (catalog functions, regclass); NULL when absent. */
+StoreTable *store_relation_lookup(const char *schema, const char *name);
+const char *store_view_sql(const StoreTable *t);   /* NULL for a table */
+/* Raises 42P01 when absent. */
+void store_view_drop(const char *schema, const char *name);
 
 #endif

@@ -186,6 +186,7 @@ struct StoreTable {
     int ncols_committed;
     char *schema;
     char *name;
+    char *view_sql;        /* a view: its query's SQL text (the planner expands it); NULL = table */
     int ncols;
     StoreColumnDef *cols;  /* names and default texts malloc'd with the table */
     PhysType *phys;
@@ -213,6 +214,7 @@ struct StoreTable {
     StorePkIndex pk;
     StoreRunRef *run_cur;        /* under store_g.lock; never NULL while data is held */
     pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY) */
+    atomic_bool vacuum_full;     /* VACUUM asked: next checkpoint rewrites all rows (vacuum.c) */
     struct StoreTable *next_all;  /* every table ever created, for store_close */
 };
 
@@ -239,7 +241,7 @@ typedef struct StoreUndo {
 
 typedef struct StoreSavepointMark {
     int nundo;        /* undo entries before the savepoint */
-    size_t wal_len;   /* WAL buffer length before it */
+    uint64_t wal_len; /* WAL stream position before it (store__wal_pos) */
 } StoreSavepointMark;
 
 /* A transaction's use of one table. */
@@ -258,12 +260,16 @@ struct StoreTxn {
     bool has_snapshot;     /* a statement began: snapshot fixed */
     bool stmt_started;     /* some statement began (SET TRANSACTION too late) */
     uint64_t snapshot;     /* commit sequences <= snapshot are visible */
+    atomic_bool snap_busy; /* taking a snapshot (store__txn_take_snapshot; vacuum.c reads) */
     StoreUndo *undo;       /* malloc'd log */
     int nundo, cap_undo;
     StoreSavepointMark *saves;
     int nsaves, cap_saves;
     uint8_t *wal;          /* this transaction's WAL records, written at commit */
     size_t wal_len, wal_cap;
+    bool wal_spill_ok;     /* a live transaction (not a checkpoint's buffer): may spill */
+    int wal_spill_fd;      /* > 0: records [0, wal_spilled) are in this unnamed file */
+    uint64_t wal_spilled;  /* record bytes before wal[0] (in the spill file) */
     bool active;
     pthread_t thread;
     StoreTxnRef *refs;     /* malloc'd */
@@ -402,6 +408,9 @@ void store__txn_free_all(void);
 /* ---- mvcc.c ---- */
 /* The txn's snapshot for a scan or write (takes one when none). */
 uint64_t store__txn_snapshot(StoreTxn *txn);
+/* Take a fresh snapshot for x (visible_seq), flagged so that
+ * store__vacuum_horizon never misses one being taken. */
+void store__txn_take_snapshot(StoreTxn *x);
 /* Rows of t visible by their xmin at snapshot seq (a prefix of [0, committed)). */
 uint64_t store__visible_prefix(const StoreTable *t, uint64_t committed, uint64_t snap);
 /* Whether row r with xmax x is visible to snapshot snap (self = own mark). */
@@ -437,6 +446,10 @@ StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const cha
 StoreTable *store__table_create_oid(uint32_t dboid, uint32_t oid, const char *schema,
                                     const char *name, int ncols, const StoreColumnDef *cols,
                                     int npkey, const int *pkey);
+/* The same for a view (view_sql non-NULL): a relation with columns and no rows. */
+StoreTable *store__relation_create_oid(uint32_t dboid, uint32_t oid, const char *schema,
+                                       const char *name, int ncols, const StoreColumnDef *cols,
+                                       int npkey, const int *pkey, const char *view_sql);
 /* Finish DDL at commit / rollback (txn.c). */
 void store__table_commit_create(StoreTable *t);
 void store__table_commit_drop(StoreTable *t);
@@ -492,6 +505,15 @@ void store__wal_add(StoreTxn *txn, uint8_t type, const void *payload, size_t len
 void store__wal_insert(StoreTxn *txn, const StoreTable *t, uint64_t base, const Batch *b,
                        int ncols);
 void store__wal_delete(StoreTxn *txn, const StoreTable *t, uint64_t row, uint64_t next);
+/* Position in txn's record stream (spilled bytes + buffer) and a cut back
+ * to one (savepoints, a failed UPDATE). */
+uint64_t store__wal_pos(const StoreTxn *txn);
+void store__wal_cut(StoreTxn *txn, uint64_t pos);
+/* Drop txn's spill file (transaction end). */
+void store__wal_spill_close(StoreTxn *txn);
+/* A record buffer past this many bytes moves to an unnamed file in wal/
+ * (a big COPY's rows are not all held in memory until COMMIT). */
+#define STORE_WAL_SPILL_BYTES (16u << 20)
 void store__wal_create_table(StoreTxn *txn, const StoreTable *t, int ncols);
 void store__wal_add_column(StoreTxn *txn, const StoreTable *t, int col, const Value *fill);
 void store__wal_drop_table(StoreTxn *txn, const StoreTable *t);
@@ -576,6 +598,28 @@ void store__run_thaw(StoreTable *t, int n, const int *cols);
 void store__run_free_all(StoreTable *t);
 /* Whether checkpoint/<gen>.<oid>.run is open (must not be removed). */
 bool store__run_is_live(uint64_t gen, uint32_t oid);
+
+/* ---- vacuum.c ---- */
+/* The oldest snapshot any running transaction holds or any later one can
+ * take: a deletion committed at or before it is seen by nobody ("dead"). */
+uint64_t store__vacuum_horizon(void);
+/* Whether row stamps say dead at horizon h. */
+static inline bool store__xmax_dead(uint64_t xmax, uint64_t h)
+{
+    return xmax != 0 && !(xmax & STORE_XMAX_MARK) && xmax <= h;
+}
+/* Release the stamps of t's row groups whose rows are all dead at horizon
+ * (writers excluded by the caller: t's write lock, or recovery). Returns
+ * the number of groups released. */
+uint64_t store__vacuum_groups(StoreTable *t, uint64_t horizon);
+/* Whether group g's stamps were released (every row dead). */
+bool store__group_vacuumed(const StoreRowGroup *g);
+
+/* ---- cold.c (vacuum) ---- */
+/* Free ptrs[0..n) (malloc'd; the array too) once no reader that may have
+ * loaded them remains: publishes a copy of t's current ref and retires
+ * them onto the old one. Takes ownership even on error. */
+void store__run_retire(StoreTable *t, void **ptrs, size_t n);
 
 /* ---- roles.c ---- */
 void store__roles_load(const char *data_dir);

@@ -226,6 +226,14 @@ static void store_release_lock(void)
     store_g.lock_fd = -1;
 }
 
+/* Recovery leaves no snapshot: every row deleted by a replayed commit is
+ * dead; release the groups that hold only such rows (vacuum.c). */
+static void vacuum_recovered(StoreTable *t, void *arg)
+{
+    (void)arg;
+    store__vacuum_groups(t, atomic_load(&store_g.visible_seq));
+}
+
 void store_open(const char *data_dir)
 {
     if (store_g.open)
@@ -261,6 +269,7 @@ void store_open(const char *data_dir)
     store_g.open = true;
     if (ERR_TRY(jmp)) {
         store__recover();  /* checkpoint + WAL replay; torn tail truncated */
+        store__table_visit(vacuum_recovered, NULL);
         err_pop(&jmp);
         store__checkpointer_start();
     } else {

@@ -131,6 +131,7 @@ void store__table_free(StoreTable *t)
     pthread_mutex_destroy(&t->freeze_mu);
     free(t->schema);
     free(t->name);
+    free(t->view_sql);
     free(t);
 }
 

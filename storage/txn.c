@@ -89,6 +89,7 @@ StoreTxn *store_txn_begin(void)
     x->snapshot = 0;
     x->nundo = x->nsaves = 0;
     x->wal_len = 0;
+    x->wal_spill_ok = true;
     x->waiting_on = NULL;
     x->waiting_drop = false;
     x->next_free = NULL;
@@ -371,11 +372,19 @@ static void txn_end(StoreTxn *x, bool commit)
         store__undo_rollback(x, 0);
     x->nundo = x->nsaves = 0;
     x->wal_len = 0;
+    store__wal_spill_close(x);
     if (x->wal_cap > (1u << 20)) {
         /* A big load's record buffer: don't keep it with the free txn. */
         free(x->wal);
         x->wal = NULL;
         x->wal_cap = 0;
+    }
+    if (x->cap_undo > (1 << 16)) {
+        /* Same for a big DELETE's undo log (one entry per row, 4.5M rows =
+         * 200 MB that would otherwise stay with the free txn). */
+        free(x->undo);
+        x->undo = NULL;
+        x->cap_undo = 0;
     }
     store__lock();
     for (int i = 0; i < x->nrefs; i++)
@@ -418,6 +427,7 @@ void store__txn_free_all(void)
         free(x->undo);
         free(x->saves);
         free(x->wal);
+        store__wal_spill_close(x);
         free(x);
         x = next;
     }
@@ -429,6 +439,7 @@ void store__txn_free_all(void)
         free(x->undo);
         free(x->saves);
         free(x->wal);
+        store__wal_spill_close(x);
         free(x);
         x = next;
     }

@@ -17,8 +17,6 @@
 void store_table_lock_for_upsert(StoreTable *t, StoreTxn *txn)
 {
     store__txn_acquire_write(txn, t);
-    if (txn && txn->iso == STORE_READ_COMMITTED) {
-        txn->snapshot = atomic_load(&store_g.visible_seq);
-        txn->has_snapshot = true;
-    }
+    if (txn && txn->iso == STORE_READ_COMMITTED)
+        store__txn_take_snapshot(txn);
 }

@@ -7,7 +7,12 @@
  * the buffer plus a COMMIT record to the log with one write(2) under the
  * log mutex, which also hands out the commit sequence numbers, so the
  * order of COMMIT records in the file is the commit order. Aborted work is
- * never written. Record layout (little endian, STORE_WAL_HEADER bytes of
+ * never written. A buffer past STORE_WAL_SPILL_BYTES (a big COPY or INSERT)
+ * moves, at a record boundary, to an unnamed file in wal/ (O_TMPFILE); at
+ * COMMIT that file is copied to the log first, under the same mutex, so the
+ * transaction's records stay contiguous (a crash meanwhile leaves records
+ * with no COMMIT: a torn tail). Positions in the stream (savepoints) count
+ * spilled bytes too. Record layout (little endian, STORE_WAL_HEADER bytes of
  * header, then the payload):
  *
  *     u32 crc32c     over bytes 4 .. 16 + len (the rest of the header and the payload)
@@ -123,6 +128,78 @@ static void wal_reserve(StoreTxn *x, size_t extra)
     x->wal_cap = cap;
 }
 
+/* ---- spilling a big buffer (a COPY's rows) to an unnamed file ---- */
+
+static bool pwrite_all(int fd, const uint8_t *p, size_t n, uint64_t off)
+{
+    while (n) {
+        ssize_t w = pwrite(fd, p, n, (off_t)off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+        off += (uint64_t)w;
+    }
+    return true;
+}
+
+/* At a record boundary: move the buffer's records to the spill file once
+ * the buffer is big. Any failure keeps them in memory (as before). */
+static void wal_maybe_spill(StoreTxn *x)
+{
+    if (!x->wal_spill_ok || x->wal_len < STORE_WAL_SPILL_BYTES || !store_g.data_dir)
+        return;
+    if (x->wal_spill_fd <= 0) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/wal", store_g.data_dir);
+        int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd <= 0) {
+            if (fd == 0)
+                close(fd);
+            x->wal_spill_ok = false;  /* no unnamed files here: stay in memory */
+            return;
+        }
+        x->wal_spill_fd = fd;
+        x->wal_spilled = 0;
+    }
+    if (!pwrite_all(x->wal_spill_fd, x->wal, x->wal_len, x->wal_spilled)) {
+        x->wal_spill_ok = false;  /* disk full: the rest stays in memory */
+        return;
+    }
+    x->wal_spilled += x->wal_len;
+    x->wal_len = 0;
+}
+
+uint64_t store__wal_pos(const StoreTxn *x)
+{
+    return x->wal_spilled + x->wal_len;
+}
+
+void store__wal_cut(StoreTxn *x, uint64_t pos)
+{
+    if (pos >= x->wal_spilled) {
+        x->wal_len = (size_t)(pos - x->wal_spilled);
+        return;
+    }
+    /* Back into the spilled records: the file shrinks (pwrite appends at
+     * wal_spilled, so a failed ftruncate only leaves dead bytes past it). */
+    if (ftruncate(x->wal_spill_fd, (off_t)pos) != 0) {
+        /* nothing to do: bytes past wal_spilled are never read */
+    }
+    x->wal_spilled = pos;
+    x->wal_len = 0;
+}
+
+void store__wal_spill_close(StoreTxn *x)
+{
+    if (x->wal_spill_fd > 0)
+        close(x->wal_spill_fd);
+    x->wal_spill_fd = 0;
+    x->wal_spilled = 0;
+}
+
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 /* Seal the record whose header starts at off (payload already in place). */
@@ -141,6 +218,7 @@ void store__wal_add(StoreTxn *x, uint8_t type, const void *payload, size_t len)
         return;
     if (len > UINT32_MAX - 64)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "WAL record too large");
+    wal_maybe_spill(x);
     wal_reserve(x, STORE_WAL_HEADER + len);
     uint8_t *rec = x->wal + x->wal_len;
     if (len)
@@ -157,6 +235,7 @@ typedef struct WalPut {
 
 static WalPut put_begin(StoreTxn *x)
 {
+    wal_maybe_spill(x);
     wal_reserve(x, STORE_WAL_HEADER);
     WalPut w = {x, x->wal_len};
     x->wal_len += STORE_WAL_HEADER;
@@ -224,6 +303,8 @@ void store__wal_create_table(StoreTxn *x, const StoreTable *t, int ncols)
     put_u32(&w, (uint32_t)npkey);
     for (int i = 0; i < npkey; i++)
         put_u32(&w, (uint32_t)t->pkey[i]);
+    if (t->view_sql)   /* a view: its query text last (absent for tables, older records) */
+        put_str(&w, t->view_sql);
     put_end(&w, WAL_CREATE_TABLE);
 }
 
@@ -454,9 +535,29 @@ static void wal_wait_flushed(uint64_t end)
     }
 }
 
+#define WAL_COPY_BYTES (1u << 20)
+
+/* The spilled records go to the log first (under the log mutex, so they
+ * stay contiguous with the rest and the COMMIT; a crash in between leaves
+ * records without a COMMIT, which recovery drops as a torn tail). */
+static void wal_copy_spilled(StoreTxn *x, uint8_t *buf)
+{
+    for (uint64_t off = 0; off < x->wal_spilled;) {
+        size_t n = x->wal_spilled - off < WAL_COPY_BYTES ? (size_t)(x->wal_spilled - off)
+                                                         : WAL_COPY_BYTES;
+        ssize_t r = pread(x->wal_spill_fd, buf, n, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            wal_panic("read spilled", r < 0 ? errno : EIO);
+        write_all(wal.fd, buf, (size_t)r);
+        off += (uint64_t)r;
+    }
+}
+
 /* Append the COMMIT record, write the buffer; returns the sequence and the
  * end offset. Lock held. */
-static uint64_t wal_append_commit(StoreTxn *x, uint64_t *end)
+static uint64_t wal_append_commit(StoreTxn *x, uint8_t *copy_buf, uint64_t *end)
 {
     while (wal.blocked)
         pthread_cond_wait(&wal.cond, &wal.mu);
@@ -467,8 +568,9 @@ static uint64_t wal_append_commit(StoreTxn *x, uint64_t *end)
     memcpy(rec + STORE_WAL_HEADER, &seq, 8);
     wal_seal(rec, WAL_COMMIT, 8);
     x->wal_len += STORE_WAL_HEADER + 8;
+    wal_copy_spilled(x, copy_buf);
     write_all(wal.fd, x->wal, x->wal_len);
-    wal.written += x->wal_len;
+    wal.written += x->wal_spilled + x->wal_len;
     wal.commits++;
     *end = wal.written;
     return seq;
@@ -482,12 +584,14 @@ uint64_t store__wal_commit(StoreTxn *x)
         atomic_store(&store_g.visible_seq, seq);
         return seq;
     }
-    if (x->wal_len == 0 && x->nundo == 0)
+    if (store__wal_pos(x) == 0 && x->nundo == 0)
         return 0;
     wal_reserve(x, STORE_WAL_HEADER + 8);  /* before the lock: may raise */
+    uint8_t *copy_buf = x->wal_spilled ? store__malloc(WAL_COPY_BYTES) : NULL;
     pthread_mutex_lock(&wal.mu);
     uint64_t end = 0;
-    uint64_t seq = wal_append_commit(x, &end);
+    uint64_t seq = wal_append_commit(x, copy_buf, &end);
+    free(copy_buf);
     if (x->sync_commit && wal_fsync_enabled())
         wal_wait_flushed(end);
     else if (wal.flushed < end && !wal_fsync_enabled())
@@ -503,6 +607,7 @@ uint64_t store__wal_commit(StoreTxn *x)
     bool big = wal.written > STORE_WAL_CHECKPOINT_BYTES && !wal.blocked;
     pthread_mutex_unlock(&wal.mu);
     x->wal_len = 0;
+    store__wal_spill_close(x);
     if (big)
         store__checkpoint_request();  /* the background checkpointer does it */
     return seq;

@@ -55,6 +55,10 @@ static const TypedCase typed[] = {
     {"'1 year 2 mons 3 days 04:05:06.7'::interval", 1186, "000000036c966ee0000000030000000e",
      "1 year 2 mons 3 days 04:05:06.7"},
     {"'-1 day -00:00:01'::interval", 1186, "fffffffffff0bdc0ffffffff00000000", "-1 days -00:00:01"},
+    /* catalog types drivers meet in pg_catalog queries */
+    {"'4000000000'::oid", 26, "ee6b2800", "4000000000"},
+    {"'pg_class'::regclass", 2205, "000004eb", "pg_class"},
+    {"'x'::\"char\"", 18, "78", "x"},
 };
 
 static void hex(const char *p, int n, char *out)

@@ -11,7 +11,8 @@
  * from account a to b (UPDATE by locator, following STORE_WRITE_MOVED to the
  * newest version as PostgreSQL's EvalPlanQual does), insert a history row,
  * commit, then report the history id to the parent through a pipe. One more
- * thread writes a CHECKPOINT every ~100 ms, so crashes also hit checkpoints.
+ * thread writes a CHECKPOINT every ~100 ms (every third one a VACUUM), so
+ * crashes also hit checkpoints and VACUUM.
  * The parent kills the child with SIGKILL after a random 20–400 ms, opens
  * the store itself and checks:
  *   - ledger has ACCOUNTS rows and the total is ACCOUNTS * 1000;
@@ -168,18 +169,26 @@ static void *worker(void *p)
     return NULL;
 }
 
+__attribute__((noinline)) static void maintain(bool vacuum)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        if (vacuum)
+            store_vacuum(NULL);  /* compaction + dead versions released, under transfers */
+        else
+            store_checkpoint();
+        err_pop(&jmp);
+    } else {
+        die(vacuum ? "vacuum" : "checkpoint");
+    }
+}
+
 static void *checkpointer(void *p)
 {
     (void)p;
-    for (;;) {
+    for (unsigned n = 0;; n++) {
         usleep(100 * 1000);
-        ErrJmp jmp;
-        if (ERR_TRY(jmp)) {
-            store_checkpoint();
-            err_pop(&jmp);
-        } else {
-            die("checkpoint");
-        }
+        maintain(n % 3 == 2);
     }
     return NULL;
 }

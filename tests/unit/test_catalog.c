@@ -21,8 +21,9 @@ Test(catalog, pg_class_columns_in_postgresql_order)
     cr_assert_str_eq(t->colnames[2], "relnamespace");
     cr_assert_str_eq(t->colnames[t->ncols - 1], "relpartbound");
     cr_assert_eq(t->ncols, 33);
-    cr_assert_eq(t->coltypes[0].oid, (uint32_t)TYPE_INT4);   /* oid columns are integer for now */
-    cr_assert_eq(t->coltypes[1].oid, (uint32_t)TYPE_TEXT);
+    cr_assert_eq(t->coltypes[0].oid, (uint32_t)TYPE_OID);    /* PostgreSQL's column types */
+    cr_assert_eq(t->coltypes[1].oid, (uint32_t)TYPE_NAME);
+    cr_assert_eq(t->coltypes[16].oid, (uint32_t)TYPE_CHAR);  /* relkind */
     cr_assert_eq(exec_catalog_table_at(t->id), t);
 }
 

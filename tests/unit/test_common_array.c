@@ -250,7 +250,8 @@ Test(array, type_table)
         cr_assert_eq(type_element_of(arr), scalars[i]);
         cr_assert_eq(type_info(arr)->phys, PHYS_STR);
     }
-    cr_assert_eq(type_array_of(TYPE_NAME), TYPE_INVALID);
+    cr_assert_eq(type_array_of(TYPE_NAME), TYPE_NAME_ARRAY);
+    cr_assert_eq(type_array_of(TYPE_REGCLASS), TYPE_INVALID);
 }
 
 static const char *str3(StrRef r)

@@ -543,6 +543,36 @@ Test(durable, ddl_rolls_back)
     cr_assert_null(store_table_lookup("public", "fresh"));
 }
 
+/* Views are catalog entries: durable (WAL, checkpoint, crash), transactional,
+ * in the tables' namespace, and never returned by store_table_lookup. */
+Test(durable, views_survive_restart_and_roll_back)
+{
+    StoreColumnDef cols[2] = {{.name = "a", .type = SQLTYPE(TYPE_INT4)},
+                              {.name = "b", .type = SQLTYPE(TYPE_TEXT)}};
+    NO_ERROR(store_view_create("public", "v", 2, cols, "SELECT 1 AS a, 'x' AS b"));
+    cr_assert_null(store_table_lookup("public", "v"));
+    EXPECT_ERROR("42P07", store_table_create("public", "v", 2, cols, 0, NULL));
+    StoreTxn *x = store_txn_begin();
+    NO_ERROR(store_view_create("public", "gone", 2, cols, "SELECT 2, 'y'"));
+    NO_ERROR(store_view_drop("public", "v"));
+    cr_assert_null(store_view_lookup("public", "v"));
+    store_txn_rollback(x);
+    cr_assert_null(store_view_lookup("public", "gone"));
+    restart();
+    StoreTable *v = store_view_lookup("public", "v");
+    cr_assert_not_null(v);
+    cr_assert_str_eq(store_view_sql(v), "SELECT 1 AS a, 'x' AS b");
+    cr_assert_eq(store_table_ncols(v), 2);
+    cr_assert_str_eq(store_table_column(v, 1)->name, "b");
+    NO_ERROR(store_checkpoint());
+    restart();
+    cr_assert_not_null(store_view_lookup("public", "v"));
+    NO_ERROR(store_view_drop("public", "v"));
+    restart();
+    cr_assert_null(store_view_lookup("public", "v"));
+    EXPECT_ERROR("42P01", store_view_drop("public", "v"));
+}
+
 Test(durable, databases_and_schemas_survive_restart)
 {
     uint32_t oid = 0;

@@ -1,0 +1,512 @@
+/*
+ * test_storage_vacuum.c — VACUUM reclaims dead versions (storage/vacuum.c).
+ *
+ * Deletes 90% of a table, VACUUMs, and checks that the run files shrank,
+ * that row groups holding only dead rows gave their MVCC stamps back, and
+ * that every query result is unchanged — after a restart too, for a
+ * REPEATABLE READ transaction whose snapshot still sees the deleted rows
+ * (VACUUM must keep them for it), while other threads scan concurrently,
+ * and for primary-key lookups and re-inserts of deleted keys.
+ * Includes storage_int.h to look at row group headers.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "common/error.h"
+#include "common/vector.h"
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+static char dir[256];
+static MemArena *arena;
+
+#define NO_ERROR(stmt)                                                           \
+    do {                                                                         \
+        ErrJmp jmp_;                                                             \
+        if (ERR_TRY(jmp_)) {                                                     \
+            stmt;                                                                \
+            err_pop(&jmp_);                                                      \
+        } else {                                                                 \
+            cr_assert_fail("%s raised %s: %s", #stmt, err_current()->sqlstate,   \
+                           err_current()->message);                              \
+        }                                                                        \
+    } while (0)
+
+static void open_store(void) { NO_ERROR(store_open(dir)); }
+__attribute__((noinline)) static void checkpoint_ok(void) { NO_ERROR(store_checkpoint()); }
+__attribute__((noinline)) static void vacuum_ok(StoreTable *t) { NO_ERROR(store_vacuum(t)); }
+
+static void restart(void)
+{
+    store_close();
+    open_store();
+}
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/strata-test-vacuum-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    open_store();
+    arena = mem_arena_create("test");
+}
+
+static void teardown(void)
+{
+    store_close();
+    mem_arena_destroy(arena);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+TestSuite(vacuum, .init = setup, .fini = teardown, .timeout = 180);
+
+/* v(id bigint, a bigint, f double, s text): row k: a = 3k + 1 (NULL when
+ * k % 7 == 3), f = k / 4.0, s = "s<k>". */
+#define NCOLS 4
+#define ROWS 200000
+static StoreTable *make_table(const char *name, int npkey)
+{
+    StoreColumnDef cols[NCOLS] = {
+        {"id", SQLTYPE(TYPE_INT8), npkey > 0, NULL},
+        {"a", SQLTYPE(TYPE_INT8), false, NULL},
+        {"f", SQLTYPE(TYPE_FLOAT8), true, NULL},
+        {"s", SQLTYPE(TYPE_TEXT), false, NULL},
+    };
+    int pk = 0;
+    StoreTable *t = NULL;
+    NO_ERROR(t = store_table_create("public", name, NCOLS, cols, npkey, npkey ? &pk : NULL));
+    return t;
+}
+
+static Batch *make_batch(int64_t first, uint32_t n)
+{
+    SqlType types[NCOLS] = {SQLTYPE(TYPE_INT8), SQLTYPE(TYPE_INT8), SQLTYPE(TYPE_FLOAT8),
+                            SQLTYPE(TYPE_TEXT)};
+    Batch *b = batch_create(arena, NCOLS, types);
+    for (uint32_t r = 0; r < n; r++) {
+        int64_t k = first + r;
+        Value v = {.is_null = false};
+        v.u.i64 = k;
+        vec_set_value(&b->cols[0], r, &v);
+        if (k % 7 == 3) {
+            vec_set_null(&b->cols[1], r);
+        } else {
+            v.u.i64 = 3 * k + 1;
+            vec_set_value(&b->cols[1], r, &v);
+        }
+        v.u.f64 = (double)k / 4.0;
+        vec_set_value(&b->cols[2], r, &v);
+        char *s = mem_printf(arena, "s%lld", (long long)k);
+        v.u.str = (StrRef){s, (uint32_t)strlen(s)};
+        vec_set_value(&b->cols[3], r, &v);
+    }
+    b->count = n;
+    return b;
+}
+
+__attribute__((noinline)) static void append_ok(StoreTable *t, StoreTxn *x, Batch *b)
+{
+    NO_ERROR(store_table_append(t, x, b));
+}
+
+static void load(StoreTable *t, int64_t first, uint32_t n)
+{
+    StoreTxn *x = store_txn_begin();
+    for (uint32_t done = 0; done < n; done += 2000) {
+        uint32_t k = n - done < 2000 ? n - done : 2000;
+        append_ok(t, x, make_batch(first + done, k));
+        mem_arena_reset(arena);
+    }
+    store_txn_commit(x);
+}
+
+/* The 90% deleted: ids below 170000, and every third id above. */
+static bool is_deleted(int64_t k) { return k < 170000 || k % 3 == 0; }
+
+__attribute__((noinline)) static StoreWriteResult delete_one(StoreTable *t, StoreTxn *x, int64_t k)
+{
+    uint64_t newest = 0;
+    StoreWriteResult r = STORE_WRITE_GONE;
+    NO_ERROR(r = store_row_delete(t, x, (uint64_t)k, &newest));
+    return r;
+}
+
+/* Delete them by locator (row number == id: appended in order, no key). */
+static void delete_90(StoreTable *t)
+{
+    StoreTxn *x = store_txn_begin();
+    store_txn_statement_begin(x);
+    for (int64_t k = 0; k < ROWS; k++) {
+        if (!is_deleted(k))
+            continue;
+        cr_assert_eq(delete_one(t, x, k), STORE_WRITE_OK, "delete of row %lld", (long long)k);
+    }
+    store_txn_commit(x);
+}
+
+/* Check one row against the formula (raises nothing: asserts). */
+static void check_row(const Batch *b, uint32_t r)
+{
+    int64_t k = ((const int64_t *)b->cols[0].data)[r];
+    bool a_null = !vec_is_valid(&b->cols[1], r);
+    cr_assert_eq(a_null, k % 7 == 3, "a NULL of row %lld", (long long)k);
+    if (!a_null)
+        cr_assert_eq(((const int64_t *)b->cols[1].data)[r], 3 * k + 1, "a of row %lld", (long long)k);
+    cr_assert(vec_is_valid(&b->cols[2], r) && ((const double *)b->cols[2].data)[r] == (double)k / 4.0,
+              "f of row %lld", (long long)k);
+    char want[32];
+    snprintf(want, sizeof want, "s%lld", (long long)k);
+    StrRef s = ((const StrRef *)b->cols[3].data)[r];
+    cr_assert(s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0, "s of row %lld",
+              (long long)k);
+}
+
+__attribute__((noinline)) static void scan_rows(StoreScan *s, uint64_t *n, int64_t *sum)
+{
+    Batch b = {0};
+    while (store_scan_next(s, &b)) {
+        for (uint32_t r = 0; r < b.count; r++) {
+            check_row(&b, r);
+            *sum += ((const int64_t *)b.cols[0].data)[r];
+        }
+        *n += b.count;
+    }
+}
+
+/* Rows seen and the sum of their ids; every value checked. */
+static uint64_t scan_check(StoreTable *t, StoreTxn *x, MemArena *a, int64_t *id_sum)
+{
+    int cols[NCOLS] = {0, 1, 2, 3};
+    StoreScan *s = store_scan_begin(t, x, NCOLS, cols, 0, NULL, a);
+    uint64_t n = 0;
+    int64_t sum = 0;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        scan_rows(s, &n, &sum);
+        err_pop(&jmp);
+    } else {
+        store_scan_end(s);
+        err_rethrow();
+    }
+    store_scan_end(s);
+    *id_sum = sum;
+    return n;
+}
+
+static void expected(bool after_delete, uint64_t *n, int64_t *sum)
+{
+    *n = 0;
+    *sum = 0;
+    for (int64_t k = 0; k < ROWS; k++)
+        if (!after_delete || !is_deleted(k)) {
+            (*n)++;
+            *sum += k;
+        }
+}
+
+__attribute__((noinline)) static uint64_t scan_ok(StoreTable *t, StoreTxn *x, int64_t *sum)
+{
+    uint64_t n = 0;
+    NO_ERROR(n = scan_check(t, x, arena, sum));
+    return n;
+}
+
+static void check_table(StoreTable *t, StoreTxn *x, bool after_delete)
+{
+    uint64_t want_n, n;
+    int64_t want_sum, sum = 0;
+    expected(after_delete, &want_n, &want_sum);
+    n = scan_ok(t, x, &sum);
+    cr_assert_eq(n, want_n, "rows %llu, expected %llu", (unsigned long long)n,
+                 (unsigned long long)want_n);
+    cr_assert_eq(sum, want_sum);
+    mem_arena_reset(arena);
+}
+
+static uint64_t vacuumed_groups(StoreTable *t)
+{
+    uint64_t n = 0, groups = atomic_load(&t->committed) / STORE_GROUP_ROWS;
+    for (uint64_t g = 0; g < groups; g++)
+        n += store__group_vacuumed(store__group(t, g));
+    return n;
+}
+
+/* Bytes of checkpoint/<gen>.<oid>.run files of table oid. */
+static uint64_t run_bytes(uint32_t oid)
+{
+    char path[512], suffix[32];
+    snprintf(path, sizeof path, "%s/checkpoint", dir);
+    snprintf(suffix, sizeof suffix, ".%u.run", oid);
+    DIR *d = opendir(path);
+    cr_assert_not_null(d);
+    uint64_t bytes = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name), sl = strlen(suffix);
+        if (len < sl || strcmp(e->d_name + len - sl, suffix) != 0)
+            continue;
+        char full[1024];
+        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+        struct stat st;
+        if (stat(full, &st) == 0)
+            bytes += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return bytes;
+}
+
+/* Groups wholly below id 170000 (2048 rows each) hold dead rows only. */
+#define DEAD_GROUPS (170000 / STORE_GROUP_ROWS)
+
+Test(vacuum, delete_90_percent_then_vacuum_shrinks_run_and_memory)
+{
+    StoreTable *t = make_table("v", 0);
+    load(t, 0, ROWS);
+    checkpoint_ok();
+    uint64_t before = run_bytes(t->oid);
+    cr_assert_gt(before, 0);
+    delete_90(t);
+    check_table(t, NULL, true);
+    checkpoint_ok();  /* no rewrite: the deletions are a TABLE_DELS record */
+    cr_assert_eq(run_bytes(t->oid), before);
+    cr_assert_eq(vacuumed_groups(t), 0);
+
+    vacuum_ok(t);
+    uint64_t after = run_bytes(t->oid);
+    cr_assert_lt(after * 3, before, "run %llu bytes after VACUUM, %llu before",
+                 (unsigned long long)after, (unsigned long long)before);
+    cr_assert_eq(vacuumed_groups(t), DEAD_GROUPS);
+    check_table(t, NULL, true);
+    /* Another VACUUM finds nothing new and changes no result. */
+    vacuum_ok(NULL);
+    cr_assert_eq(vacuumed_groups(t), DEAD_GROUPS);
+    check_table(t, NULL, true);
+
+    restart();
+    t = store_table_lookup("public", "v");
+    cr_assert_not_null(t);
+    cr_assert_eq(vacuumed_groups(t), DEAD_GROUPS, "recovery releases dead groups too");
+    check_table(t, NULL, true);
+    cr_assert_lt(run_bytes(t->oid) * 3, before);
+    /* New rows after the dead ones, a checkpoint, another restart. */
+    load(t, ROWS, 5000);
+    checkpoint_ok();
+    restart();
+    t = store_table_lookup("public", "v");
+    int64_t sum = 0;
+    uint64_t n = scan_ok(t, NULL, &sum);
+    uint64_t want_n;
+    int64_t want_sum;
+    expected(true, &want_n, &want_sum);
+    cr_assert_eq(n, want_n + 5000);
+    cr_assert_eq(sum, want_sum + (int64_t)5000 * ROWS + 5000 * 4999 / 2);
+}
+
+Test(vacuum, an_older_snapshot_keeps_its_rows)
+{
+    StoreTable *t = make_table("v", 0);
+    load(t, 0, ROWS);
+    checkpoint_ok();
+    StoreTxn *rr = store_txn_begin();
+    store_txn_set_isolation(rr, STORE_REPEATABLE_READ);
+    store_txn_statement_begin(rr);  /* snapshot before the delete */
+    delete_90(t);
+    vacuum_ok(t);
+    cr_assert_eq(vacuumed_groups(t), 0, "a live snapshot sees the deleted rows");
+    check_table(t, rr, false);  /* every deleted row, values read from the rewritten run */
+    check_table(t, NULL, true);
+    store_txn_commit(rr);
+    vacuum_ok(t);
+    cr_assert_eq(vacuumed_groups(t), DEAD_GROUPS);
+    check_table(t, NULL, true);
+}
+
+static StoreTable *conc_table;
+static atomic_bool conc_stop;
+static atomic_int conc_scans;
+static atomic_int conc_bad;
+
+/* READ COMMITTED scans (a fresh snapshot each) while VACUUM runs: each sees
+ * either every row (before the delete committed) or the survivors. */
+static void *conc_reader(void *arg)
+{
+    (void)arg;
+    MemArena *a = mem_arena_create("reader");
+    uint64_t full_n, del_n;
+    int64_t full_sum, del_sum;
+    expected(false, &full_n, &full_sum);
+    expected(true, &del_n, &del_sum);
+    while (!atomic_load(&conc_stop)) {
+        StoreTxn *x = store_txn_begin();
+        store_txn_statement_begin(x);
+        int cols[NCOLS] = {0, 1, 2, 3};
+        StoreScan *s = store_scan_begin(conc_table, x, NCOLS, cols, 0, NULL, a);
+        uint64_t n = 0;
+        int64_t sum = 0;
+        Batch b = {0};
+        while (store_scan_next(s, &b)) {
+            for (uint32_t r = 0; r < b.count; r++) {
+                int64_t k = ((const int64_t *)b.cols[0].data)[r];
+                bool a_ok = k % 7 == 3 ? !vec_is_valid(&b.cols[1], r)
+                                       : ((const int64_t *)b.cols[1].data)[r] == 3 * k + 1;
+                if (!a_ok || ((const double *)b.cols[2].data)[r] != (double)k / 4.0)
+                    atomic_fetch_add(&conc_bad, 1);
+                sum += k;
+            }
+            n += b.count;
+        }
+        store_scan_end(s);
+        store_txn_commit(x);
+        if (!((n == full_n && sum == full_sum) || (n == del_n && sum == del_sum)))
+            atomic_fetch_add(&conc_bad, 1);
+        atomic_fetch_add(&conc_scans, 1);
+        mem_arena_reset(a);
+    }
+    mem_arena_destroy(a);
+    return NULL;
+}
+
+Test(vacuum, concurrent_scans_see_unchanged_results)
+{
+    conc_table = make_table("v", 0);
+    load(conc_table, 0, ROWS);
+    checkpoint_ok();
+    atomic_store(&conc_stop, false);
+    atomic_store(&conc_scans, 0);
+    atomic_store(&conc_bad, 0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, conc_reader, NULL);
+    delete_90(conc_table);
+    for (int round = 0; round < 3; round++) {
+        vacuum_ok(conc_table);
+        int seen = atomic_load(&conc_scans);
+        while (atomic_load(&conc_scans) < seen + 2)
+            sched_yield();
+    }
+    atomic_store(&conc_stop, true);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    cr_assert_eq(atomic_load(&conc_bad), 0, "a scan saw wrong rows");
+    cr_assert_gt(atomic_load(&conc_scans), 0);
+    /* Released at the latest once no reader held an old snapshot. */
+    vacuum_ok(conc_table);
+    cr_assert_eq(vacuumed_groups(conc_table), DEAD_GROUPS);
+    check_table(conc_table, NULL, true);
+}
+
+__attribute__((noinline)) static bool append_raises_23505(StoreTable *t, Batch *b)
+{
+    StoreTxn *x = store_txn_begin();
+    ErrJmp jmp;
+    volatile bool raised = false;
+    if (ERR_TRY(jmp)) {
+        store_table_append(t, x, b);
+        err_pop(&jmp);
+    } else {
+        raised = strcmp(err_current()->sqlstate, "23505") == 0;
+        err_clear();
+    }
+    store_txn_rollback(x);
+    return raised;
+}
+
+__attribute__((noinline)) static bool lookup_ok(StoreTable *t, StoreTxn *x, Value *key, uint64_t *row)
+{
+    bool found = false;
+    NO_ERROR(found = store_table_lookup_key(t, x, key, row));
+    return found;
+}
+
+static bool lookup(StoreTable *t, int64_t k, uint64_t *row)
+{
+    Value key = {.is_null = false};
+    key.u.i64 = k;
+    StoreTxn *x = store_txn_begin();
+    store_txn_statement_begin(x);
+    bool found = lookup_ok(t, x, &key, row);
+    store_txn_commit(x);
+    return found;
+}
+
+Test(vacuum, primary_key_lookups_and_reinserts_after_vacuum)
+{
+    StoreTable *t = make_table("k", 1);
+    load(t, 0, ROWS);
+    checkpoint_ok();
+    delete_90(t);
+    vacuum_ok(t);
+    cr_assert_eq(vacuumed_groups(t), DEAD_GROUPS);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t k = 0; k < ROWS; k += 997) {
+            uint64_t row = 0;
+            bool found = lookup(t, k, &row);
+            cr_assert_eq(found, !is_deleted(k), "key %lld (pass %d)", (long long)k, pass);
+            if (found)
+                cr_assert_eq(row, (uint64_t)k);
+        }
+        if (pass == 0) {
+            restart();
+            t = store_table_lookup("public", "k");
+        }
+    }
+    /* Deleted keys can come back; live ones are still unique. */
+    load(t, 1000, 2000);
+    uint64_t row = 0;
+    cr_assert(lookup(t, 1500, &row));
+    cr_assert_eq(row, (uint64_t)ROWS + 500);
+    cr_assert(append_raises_23505(t, make_batch(170002, 1)), "duplicate of a live key");
+    mem_arena_reset(arena);
+    vacuum_ok(t);
+    restart();
+    t = store_table_lookup("public", "k");
+    cr_assert(lookup(t, 1500, &row));
+    cr_assert_eq(row, (uint64_t)ROWS + 500);
+    cr_assert(!lookup(t, 1, &row));
+}
+
+/* Not VACUUM, the other half of "big transactions cost memory": a
+ * transaction's WAL records past STORE_WAL_SPILL_BYTES move to an unnamed
+ * file, a ROLLBACK TO cuts back into it, COMMIT copies it to the log. */
+__attribute__((noinline)) static void load_in(StoreTable *t, StoreTxn *x, int64_t first, uint32_t n)
+{
+    for (uint32_t done = 0; done < n; done += 2000) {
+        uint32_t k = n - done < 2000 ? n - done : 2000;
+        append_ok(t, x, make_batch(first + done, k));
+        mem_arena_reset(arena);
+    }
+}
+
+Test(vacuum, big_transaction_wal_spills_and_replays)
+{
+    StoreTable *t = make_table("w", 0);
+    StoreTxn *x = store_txn_begin();
+    load_in(t, x, 0, 100000);
+    cr_assert_eq(x->wal_spilled, 0);
+    int level = store_txn_savepoint(x);
+    load_in(t, x, 100000, 600000);
+    cr_assert_gt(x->wal_spilled, 0, "spilled nothing (%zu bytes in memory)", x->wal_len);
+    cr_assert_leq(x->wal_len, STORE_WAL_SPILL_BYTES + (1u << 20));
+    uint64_t before = x->wal_spilled;
+    store_txn_rollback_to(x, level);  /* back inside the spilled records */
+    cr_assert_lt(x->wal_spilled, before);
+    load_in(t, x, 100000, 50000);
+    store_txn_commit(x);
+    cr_assert_eq(x->wal_spill_fd, 0);
+    uint64_t n = 0;
+    int64_t sum = 0;
+    for (int round = 0; round < 2; round++) {
+        n = scan_ok(t, NULL, &sum);
+        cr_assert_eq(n, 150000);
+        cr_assert_eq(sum, (int64_t)150000 * 149999 / 2);
+        restart();  /* replays the WAL: the spilled records were copied in order */
+        t = store_table_lookup("public", "w");
+        cr_assert_not_null(t);
+    }
+}
