@@ -673,6 +673,11 @@ typedef struct UtilityStmt {
     /* ---- UTIL_CREATE_TABLE_AS ---- */
     const struct Plan *ctas_plan;
     bool ctas_skip_data;        /* WITH NO DATA */
+    /* ---- UTIL_RESET with ddl3_op 'D': DISCARD ALL also drops the session's
+     * prepared statements through discard_prepared(discard_slot) (the
+     * planner's plan_session_release; a pointer, as explain_format) ---- */
+    void (*discard_prepared)(void **session_state);
+    void **discard_slot;
     /* ---- UTIL_VIEW ---- */
     const char *view_sql;       /* the view's query text */
     List *view_drops;           /* 'd': schema, name, schema, name, ... (const char *) */

@@ -182,17 +182,25 @@ static Plan *plan_drop_seq(Binder *b, const DropStmt *s)
 
 /* DISCARD SEQUENCES forgets the session's currval/lastval (op 'x');
  * DISCARD PLANS has nothing to drop (no plan outlives its statement but
- * prepared statements, which PostgreSQL keeps too). DISCARD ALL and TEMP
- * are not supported yet. */
+ * prepared statements, which PostgreSQL keeps too), nor DISCARD TEMP (no
+ * temporary tables). DISCARD ALL, what connection poolers send between
+ * clients, is RESET ALL + DEALLOCATE ALL + DISCARD SEQUENCES, carried out
+ * by the executor (UTIL_RESET 'D') so a transaction block can refuse it. */
 static Plan *plan_discard(Binder *b, const DiscardStmt *d)
 {
     PlanSeqStmt *q;
     if (d->target == DISCARD_SEQUENCES)
         return seq_plan(b, 'x', "DISCARD SEQUENCES", &q);
-    if (d->target != DISCARD_PLANS)
-        plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, d->node.location,
-                       "this statement is not supported yet");
-    Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "DISCARD PLANS");
+    if (d->target == DISCARD_ALL) {
+        Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "DISCARD ALL");
+        UtilityStmt *u = p->utility = MEM_NEW(b->arena, UtilityStmt);
+        u->kind = UTIL_RESET;
+        u->ddl3_op = 'D';
+        u->discard_prepared = plan_session_release;
+        u->discard_slot = b->ctx->session_state;
+        return p;
+    }
+    Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, d->target == DISCARD_TEMP ? "DISCARD TEMP" : "DISCARD PLANS");
     p->utility = MEM_NEW(b->arena, UtilityStmt);
     p->utility->kind = UTIL_NOOP;
     return p;

@@ -161,6 +161,17 @@ Plan *plan_statement_fixed_params(const PlanContext *ctx, const RawStmt *stmt)
     return plan_with(&b, stmt);
 }
 
+/* UNLISTEN name | *: Strata has no LISTEN, so a session never listens and
+ * there is nothing to stop (connection poolers send UNLISTEN * between
+ * clients); LISTEN and NOTIFY stay unsupported. */
+static Plan *plan_unlisten(Binder *b)
+{
+    Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "UNLISTEN");
+    p->utility = MEM_NEW(b->arena, UtilityStmt);
+    p->utility->kind = UTIL_NOOP;
+    return p;
+}
+
 Plan *plan__plan_raw(Binder *b, const RawStmt *stmt)
 {
     return plan_with(b, stmt);
@@ -188,6 +199,8 @@ static Plan *plan_with(Binder *b, const RawStmt *stmt)
         p = plan__prepare(b, stmt, (const PrepareStmt *)n);
     else if (IS_A(n, DeallocateStmt))
         p = plan__deallocate(b, (const DeallocateStmt *)n);
+    else if (IS_A(n, UnlistenStmt))
+        p = plan_unlisten(b);
     else
         p = plan__plan_utility(b, stmt, n);
     plan__finish_params(b, p);
