@@ -21,74 +21,12 @@
 #include "common/vector.h"
 #include "storage/storage.h"
 
-static char dir[256];
-static MemArena *arena;
-static ErrorData last_err;
+#define STORAGE_FIXTURE_TAG "storage"
+#include "storage_fixture.h"
 
-static void rm_rf(const char *path)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", path);
-}
+TestSuite(storage, .init = storage_setup, .fini = storage_teardown, .timeout = 60);
 
-static void open_store(void)
-{
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        store_open(dir);
-        err_pop(&jmp);
-    } else {
-        cr_assert_fail("store_open failed: %s", err_current()->message);
-    }
-}
 
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/strata-test-storage-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    open_store();
-    arena = mem_arena_create("test");
-}
-
-static void teardown(void)
-{
-    store_close();
-    mem_arena_destroy(arena);
-    rm_rf(dir);
-}
-
-TestSuite(storage, .init = setup, .fini = teardown, .timeout = 60);
-
-/* Run stmt; it must raise sqlstate with message msg (copied to last_err). */
-#define EXPECT_ERROR(code_, msg_, stmt)                                          \
-    do {                                                                           \
-        ErrJmp jmp_;                                                               \
-        if (ERR_TRY(jmp_)) {                                                       \
-            stmt;                                                                  \
-            err_pop(&jmp_);                                                        \
-            cr_assert_fail("no error from %s", #stmt);                             \
-        } else {                                                                   \
-            last_err = *err_current();                                             \
-            cr_assert_str_eq(last_err.sqlstate, code_, "sqlstate %s (%s)",         \
-                             last_err.sqlstate, last_err.message);                 \
-            cr_assert_str_eq(last_err.message, msg_);                              \
-        }                                                                          \
-    } while (0)
-
-/* Run stmt, failing the test on any error. */
-#define NO_ERROR(stmt)                                                             \
-    do {                                                                           \
-        ErrJmp jmp_;                                                               \
-        if (ERR_TRY(jmp_)) {                                                       \
-            stmt;                                                                  \
-            err_pop(&jmp_);                                                        \
-        } else {                                                                   \
-            cr_assert_fail("%s raised %s: %s", #stmt, err_current()->sqlstate,     \
-                           err_current()->message);                                \
-        }                                                                          \
-    } while (0)
 
 /* t(id bigint primary key, name text, qty integer) */
 static StoreTable *make_items(const char *name)
@@ -198,21 +136,21 @@ Test(storage, catalog_create_lookup_drop)
     cr_assert_eq(store_table_pkey(a)[0], 0);
 
     StoreColumnDef dup[] = {{"x", SQLTYPE(TYPE_INT4), false, NULL}, {"x", SQLTYPE(TYPE_TEXT), false, NULL}};
-    EXPECT_ERROR("42701", "column \"x\" specified more than once",
+    EXPECT_ERROR_MSG("42701", "column \"x\" specified more than once",
                  store_table_create("public", "d", 2, dup, 0, NULL));
-    EXPECT_ERROR("42P07", "relation \"a\" already exists",
+    EXPECT_ERROR_MSG("42P07", "relation \"a\" already exists",
                  store_table_create("public", "a", 1, dup, 0, NULL));
-    EXPECT_ERROR("3F000", "schema \"nope\" does not exist",
+    EXPECT_ERROR_MSG("3F000", "schema \"nope\" does not exist",
                  store_table_create("nope", "d", 1, dup, 0, NULL));
 
     NO_ERROR(store_table_drop("public", "a"));
     cr_assert_null(store_table_lookup("public", "a"));
     cr_assert(store_table_is_dropped(a));
     cr_assert_str_eq(store_table_name(a), "a", "a dropped table's header stays readable");
-    EXPECT_ERROR("42P01", "table \"a\" does not exist", store_table_drop("public", "a"));
+    EXPECT_ERROR_MSG("42P01", "table \"a\" does not exist", store_table_drop("public", "a"));
     /* A stale pointer to a dropped table gets an error, not freed memory. */
     int cols[] = {0};
-    EXPECT_ERROR("42P01", "relation \"a\" does not exist",
+    EXPECT_ERROR_MSG("42P01", "relation \"a\" does not exist",
                  store_scan_begin(a, NULL, 1, cols, 0, NULL, arena));
     StoreTable *a2 = make_items("a");
     cr_assert_gt(store_table_oid(a2), store_table_oid(b));
@@ -393,7 +331,7 @@ Test(storage, not_null_violation)
     vec_set_null(&b->cols[2], 1);
     b->count = 3;
     StoreTxn *x = store_txn_begin();
-    EXPECT_ERROR("23502", "null value in column \"b\" of relation \"t\" violates not-null constraint",
+    EXPECT_ERROR_MSG("23502", "null value in column \"b\" of relation \"t\" violates not-null constraint",
                  store_table_append(t, x, b));
     cr_assert_str_eq(last_err.detail, "Failing row contains (2, null, null).");
     cr_assert_str_eq(last_err.column_name, "b");
@@ -405,7 +343,7 @@ Test(storage, not_null_violation)
     memset(longs, 'y', sizeof longs);
     v.u.str = (StrRef){longs, 100};
     vec_set_value(&b->cols[2], 1, &v);
-    EXPECT_ERROR("23502", "null value in column \"b\" of relation \"t\" violates not-null constraint",
+    EXPECT_ERROR_MSG("23502", "null value in column \"b\" of relation \"t\" violates not-null constraint",
                  store_table_append(t, NULL, b));
     cr_assert_str_eq(last_err.detail, "Failing row contains (2, null, "
                      "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...).");
@@ -417,7 +355,7 @@ Test(storage, primary_key_violations)
     StoreTable *t = make_items("items");
     append_committed(t, 1, 100);
     Batch *b = items_batch(100, 1);
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"items_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"items_pkey\"",
                  store_table_append(t, NULL, b));
     cr_assert_str_eq(last_err.detail, "Key (id)=(100) already exists.");
     cr_assert_str_eq(last_err.constraint_name, "items_pkey");
@@ -425,7 +363,7 @@ Test(storage, primary_key_violations)
     /* Duplicate inside one batch: rows 500, 501, 500. */
     b = items_batch(500, 3);
     ((int64_t *)b->cols[0].data)[2] = 500;
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"items_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"items_pkey\"",
                  store_table_append(t, NULL, b));
     cr_assert_str_eq(last_err.detail, "Key (id)=(500) already exists.");
     /* The failed batch left no key behind. */
@@ -435,13 +373,13 @@ Test(storage, primary_key_violations)
     /* The first failing row decides: a duplicate before a NULL key... */
     b = items_batch(1, 2);
     vec_set_null(&b->cols[0], 1);
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"items_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"items_pkey\"",
                  store_table_append(t, NULL, b));
     /* ...a NULL key before a duplicate. */
     b = items_batch(1000, 2);
     vec_set_null(&b->cols[0], 0);
     ((int64_t *)b->cols[0].data)[1] = 1;
-    EXPECT_ERROR("23502", "null value in column \"id\" of relation \"items\" violates not-null constraint",
+    EXPECT_ERROR_MSG("23502", "null value in column \"id\" of relation \"items\" violates not-null constraint",
                  store_table_append(t, NULL, b));
     cr_assert_str_eq(last_err.detail, "Failing row contains (null, item1000, null).");
     cr_assert_eq(store_table_row_count(t, NULL), 102);
@@ -468,7 +406,7 @@ Test(storage, composite_text_key)
     b->count = 4;  /* (y,0) (x,0) (y,1) (x,1): all distinct */
     NO_ERROR(store_table_append(t, NULL, b));
     b->count = 2;
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"c_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"c_pkey\"",
                  store_table_append(t, NULL, b));
     cr_assert_str_eq(last_err.detail, "Key (\"Part\", k)=(0, y) already exists.");
 }
@@ -500,17 +438,17 @@ Test(storage, numeric_and_float_keys_compare_by_value)
         vec_set_value(&b->cols[1], i, &v);
     }
     b->count = 3;
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"tn_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"tn_pkey\"",
                  store_table_append(tn, NULL, b));
     cr_assert_str_eq(last_err.detail, "Key (n)=(1.00) already exists.");
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"tx_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"tx_pkey\"",
                  store_table_append(tx, NULL, b));
     cr_assert_str_eq(last_err.detail, "Key (x)=(-0) already exists.");
     b->count = 2;
     NO_ERROR(store_table_append(tx, NULL, b));
     ((double *)b->cols[1].data)[0] = NAN;
     b->count = 1;
-    EXPECT_ERROR("23505", "duplicate key value violates unique constraint \"tx_pkey\"",
+    EXPECT_ERROR_MSG("23505", "duplicate key value violates unique constraint \"tx_pkey\"",
                  store_table_append(tx, NULL, b));
     cr_assert_str_eq(last_err.detail, "Key (x)=(NaN) already exists.");
 }
@@ -776,7 +714,7 @@ Test(storage, drop_waits_for_scans)
     /* An append's own short transaction must not make DROP forget ours. */
     StoreTable *other = make_items("other");
     NO_ERROR(store_table_append(other, NULL, items_batch(0, 5)));
-    EXPECT_ERROR("55006", "cannot DROP TABLE \"t\" because it is being used by active queries in this session",
+    EXPECT_ERROR_MSG("55006", "cannot DROP TABLE \"t\" because it is being used by active queries in this session",
                  store_table_drop("public", "t"));
     DropArg a = {0};
     pthread_t th;
@@ -873,7 +811,7 @@ Test(storage, drop_own_written_table)
     StoreTxn *x = store_txn_begin();
     NO_ERROR(store_table_append(t, x, items_batch(0, 10)));
     NO_ERROR(store_table_drop("public", "t"));  /* our own write lock does not block us */
-    EXPECT_ERROR("42P01", "relation \"t\" does not exist", store_table_append(t, x, items_batch(20, 1)));
+    EXPECT_ERROR_MSG("42P01", "relation \"t\" does not exist", store_table_append(t, x, items_batch(20, 1)));
     store_txn_commit(x);
     cr_assert_null(store_table_lookup("public", "t"));
 }
@@ -910,7 +848,7 @@ Test(storage, data_directory_lock)
     char c = 0;
     cr_assert_eq(read(up[0], &c, 1), 1);
     cr_assert_eq(c, 'k');
-    EXPECT_ERROR("F0001", "lock file \"strata.pid\" already exists", store_open(dir));
+    EXPECT_ERROR_MSG("F0001", "lock file \"strata.pid\" already exists", store_open(dir));
     cr_assert_eq(last_err.severity, ERR_SEV_FATAL);
     char hint[1024];
     snprintf(hint, sizeof hint, "Is another server (PID %ld) running in data directory \"%s\"?",
@@ -932,7 +870,7 @@ Test(storage, format_version_mismatch)
     FILE *f = fopen(path, "w");
     fputs("99\n", f);
     fclose(f);
-    EXPECT_ERROR("55000", "database files are incompatible with server", store_open(dir));
+    EXPECT_ERROR_MSG("55000", "database files are incompatible with server", store_open(dir));
     cr_assert_str_eq(last_err.detail, "The data directory was initialized by Strata storage format "
                      "version 99, which is not compatible with this version 2.");
     /* The failed open released the lock: with the right version it opens. */
@@ -965,13 +903,13 @@ Test(storage, roles_persist)
     cr_assert(super);
     cr_assert_str_eq(verifier, "");
     cr_assert_not(store_role_get("alice", &super, verifier, sizeof verifier));
-    EXPECT_ERROR("42704", "role \"alice\" does not exist", store_role_set_password("alice", "md5abc"));
+    EXPECT_ERROR_MSG("42704", "role \"alice\" does not exist", store_role_set_password("alice", "md5abc"));
 
     const char *scram = "SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy";
     NO_ERROR(store_role_set_password("postgres", scram));
     NO_ERROR(store_role_create("alice", false, "md5" "0123456789abcdef0123456789abcdef"));
     NO_ERROR(store_role_create("we\tird\\name", false, ""));
-    EXPECT_ERROR("42710", "role \"alice\" already exists", store_role_create("alice", true, ""));
+    EXPECT_ERROR_MSG("42710", "role \"alice\" already exists", store_role_create("alice", true, ""));
 
     store_close();
     open_store();

@@ -24,63 +24,10 @@
 uint64_t store__wal_fsyncs(void);
 uint64_t store__wal_commits(void);
 
-static char dir[256];
-static MemArena *arena;
-static ErrorData last_err;
+#define STORAGE_FIXTURE_TAG "durable"
+#include "storage_fixture.h"
 
-#define EXPECT_ERROR(code_, stmt)                                                \
-    do {                                                                         \
-        ErrJmp jmp_;                                                             \
-        if (ERR_TRY(jmp_)) {                                                     \
-            stmt;                                                                \
-            err_pop(&jmp_);                                                      \
-            cr_assert_fail("no error from %s", #stmt);                           \
-        } else {                                                                 \
-            last_err = *err_current();                                           \
-            cr_assert_str_eq(last_err.sqlstate, code_, "sqlstate %s (%s)",       \
-                             last_err.sqlstate, last_err.message);               \
-        }                                                                        \
-    } while (0)
-
-#define NO_ERROR(stmt)                                                           \
-    do {                                                                         \
-        ErrJmp jmp_;                                                             \
-        if (ERR_TRY(jmp_)) {                                                     \
-            stmt;                                                                \
-            err_pop(&jmp_);                                                      \
-        } else {                                                                 \
-            cr_assert_fail("%s raised %s: %s", #stmt, err_current()->sqlstate,   \
-                           err_current()->message);                              \
-        }                                                                        \
-    } while (0)
-
-static void open_store(void) { NO_ERROR(store_open(dir)); }
-
-static void restart(void)
-{
-    store_close();
-    open_store();
-}
-
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/strata-test-durable-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    open_store();
-    arena = mem_arena_create("test");
-}
-
-static void teardown(void)
-{
-    store_close();
-    mem_arena_destroy(arena);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
-
-TestSuite(durable, .init = setup, .fini = teardown, .timeout = 60);
+TestSuite(durable, .init = storage_setup, .fini = storage_teardown, .timeout = 60);
 
 /* acct(id bigint primary key, bal bigint, note text) */
 static StoreTable *make_acct(const char *name)

@@ -17,49 +17,8 @@
 #include "common/types.h"
 #include "storage/storage.h"
 
-static char dir[256];
-
-#define NO_ERROR(stmt)                                                           \
-    do {                                                                         \
-        ErrJmp jmp_;                                                             \
-        if (ERR_TRY(jmp_)) {                                                     \
-            stmt;                                                                \
-            err_pop(&jmp_);                                                      \
-        } else {                                                                 \
-            cr_assert_fail("%s raised %s: %s", #stmt, err_current()->sqlstate,   \
-                           err_current()->message);                              \
-        }                                                                        \
-    } while (0)
-
-#define EXPECT_ERROR(code_, msg_, stmt)                                          \
-    do {                                                                         \
-        ErrJmp jmp_;                                                             \
-        if (ERR_TRY(jmp_)) {                                                     \
-            stmt;                                                                \
-            err_pop(&jmp_);                                                      \
-            cr_assert_fail("no error from %s", #stmt);                           \
-        } else {                                                                 \
-            cr_assert_str_eq(err_current()->sqlstate, code_, "%s",               \
-                             err_current()->message);                            \
-            cr_assert_str_eq(err_current()->message, msg_);                      \
-        }                                                                        \
-    } while (0)
-
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/strata-test-seq-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    NO_ERROR(store_open(dir));
-}
-
-static void teardown(void)
-{
-    store_close();
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
+#define STORAGE_FIXTURE_TAG "seq"
+#include "storage_fixture.h"
 
 static StoreSeqDef def_int8(int64_t start, int64_t inc)
 {
@@ -87,7 +46,7 @@ static int64_t next1(uint32_t oid)
     return v;
 }
 
-TestSuite(storage_sequence, .init = setup, .fini = teardown);
+TestSuite(storage_sequence, .init = storage_setup, .fini = storage_teardown);
 
 Test(storage_sequence, nextval_and_log_cnt_as_postgresql)
 {
@@ -113,7 +72,7 @@ Test(storage_sequence, nextval_and_log_cnt_as_postgresql)
     cr_assert(store_seq_lastval(&last_oid, &cur));
     cr_assert_eq(last_oid, oid);
     StoreSeqDef again = def_int8(1, 1);
-    EXPECT_ERROR("42P07", "relation \"s\" already exists", store_seq_create("public", "s", &again));
+    EXPECT_ERROR_MSG("42P07", "relation \"s\" already exists", store_seq_create("public", "s", &again));
     cr_assert_eq(store_seq_lookup("public", "s"), oid);
     cr_assert_eq(store_seq_lookup("public", "nope"), 0);
 }
@@ -127,12 +86,12 @@ Test(storage_sequence, limits_cycle_and_setval)
     cr_assert_eq(next1(oid), 3);
     cr_assert_eq(next1(oid), 5);
     int64_t v;
-    EXPECT_ERROR("2200H", "nextval: reached maximum value of sequence \"lim\" (5)",
+    EXPECT_ERROR_MSG("2200H", "nextval: reached maximum value of sequence \"lim\" (5)",
                  store_seq_nextval(oid, 1, &v));
     d.cycle = true;
     NO_ERROR(store_seq_alter(oid, &d, false, 0));
     cr_assert_eq(next1(oid), 1);   /* cycles to MINVALUE */
-    EXPECT_ERROR("22003", "setval: value 9 is out of bounds for sequence \"lim\" (1..5)",
+    EXPECT_ERROR_MSG("22003", "setval: value 9 is out of bounds for sequence \"lim\" (1..5)",
                  store_seq_setval(oid, 9, true));
     NO_ERROR(store_seq_setval(oid, 4, false));
     cr_assert_eq(next1(oid), 4);

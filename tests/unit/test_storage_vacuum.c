@@ -21,50 +21,13 @@
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
 
-static char dir[256];
-static MemArena *arena;
+#define STORAGE_FIXTURE_TAG "vacuum"
+#include "storage_fixture.h"
 
-#define NO_ERROR(stmt)                                                           \
-    do {                                                                         \
-        ErrJmp jmp_;                                                             \
-        if (ERR_TRY(jmp_)) {                                                     \
-            stmt;                                                                \
-            err_pop(&jmp_);                                                      \
-        } else {                                                                 \
-            cr_assert_fail("%s raised %s: %s", #stmt, err_current()->sqlstate,   \
-                           err_current()->message);                              \
-        }                                                                        \
-    } while (0)
-
-static void open_store(void) { NO_ERROR(store_open(dir)); }
 __attribute__((noinline)) static void checkpoint_ok(void) { NO_ERROR(store_checkpoint()); }
 __attribute__((noinline)) static void vacuum_ok(StoreTable *t) { NO_ERROR(store_vacuum(t)); }
 
-static void restart(void)
-{
-    store_close();
-    open_store();
-}
-
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/strata-test-vacuum-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    open_store();
-    arena = mem_arena_create("test");
-}
-
-static void teardown(void)
-{
-    store_close();
-    mem_arena_destroy(arena);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
-
-TestSuite(vacuum, .init = setup, .fini = teardown, .timeout = 180);
+TestSuite(vacuum, .init = storage_setup, .fini = storage_teardown, .timeout = 180);
 
 /* v(id bigint, a bigint, f double, s text): row k: a = 3k + 1 (NULL when
  * k % 7 == 3), f = k / 4.0, s = "s<k>". */
