@@ -23,8 +23,10 @@
  *
  * The update loops scatter into per-group arrays (state[group[i]] += x),
  * which GCC does not vectorise (it reports "not vectorized: not suitable
- * for scatter store" with -fopt-info-vec-missed); the no-GROUP-BY case is
- * the same loop with every group index 0. State arrays grow geometrically
+ * for scatter store" with -fopt-info-vec-missed). Without GROUP BY the
+ * state lives in registers for a batch instead (the "one group" kernels,
+ * vectorised, with AVX2 clones), and sum(int2 + int4 constant) is folded
+ * to sum + constant * count (sum_add_const). State arrays grow geometrically
  * with the number of groups; nothing is allocated per row except numeric
  * sums, whose intermediate results go to the batch scratch arena.
  */
