@@ -11,19 +11,28 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(gcc clang pkg-config meson ninja-build lemon
-          libssl-dev libzstd-dev liblz4-dev libpcre2-dev
-          libcriterion-dev libpq-dev postgresql-client-15 openssl
-          postgresql-15 python3-psycopg2 python3-psycopg
-          openjdk-17-jdk-headless libpostgresql-jdbc-java nodejs)
+# What building and running the server needs (plus psql to talk to it) ...
+RUN_PACKAGES=(gcc pkg-config meson ninja-build lemon
+              libssl-dev libzstd-dev liblz4-dev libpcre2-dev
+              postgresql-client-15 openssl)
+# ... and what the tests add: clang for the sanitizer build, Criterion, libpq,
+# PostgreSQL 15 (pgbench, the reference server of tests/pg15_check.sh) and the
+# client drivers of tests/clients/. Note: on a machine with systemd, installing
+# postgresql-15 starts Debian's own cluster on port 5432, where `dev.sh run`
+# listens by default: stop it (pg_ctlcluster 15 main stop) or pass -p PORT.
+TEST_PACKAGES=(clang libcriterion-dev libpq-dev
+               postgresql-15 python3-psycopg2 python3-psycopg
+               openjdk-17-jdk-headless libpostgresql-jdbc-java nodejs)
 
-install_missing() {
+install_missing() { # install_missing PACKAGE...
     local missing=()
-    for p in "${PACKAGES[@]}"; do
+    for p in "$@"; do
         dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
     done
     # Debian's nodejs comes without npm (NodeSource's bundles it): add it only then.
-    command -v npm >/dev/null 2>&1 || missing+=(npm)
+    case " $* " in
+    *" nodejs "*) command -v npm >/dev/null 2>&1 || missing+=(npm) ;;
+    esac
     if [ ${#missing[@]} -gt 0 ]; then
         echo "dev.sh: installing ${missing[*]}"
         local sudo=""
@@ -44,12 +53,12 @@ build() { # build DIR [meson options...]
 case "${1:-}" in
 run)
     shift
-    install_missing
+    install_missing "${RUN_PACKAGES[@]}"
     build build-release -Dbuildtype=release -Dtests=false
     exec ./build-release/protocol/strata -D data -h 127.0.0.1 "$@"
     ;;
 test)
-    install_missing
+    install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     build build
     meson test -C build --print-errorlogs --num-processes 2
     CC=clang build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
