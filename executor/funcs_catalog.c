@@ -561,6 +561,29 @@ static void k_size_pretty(const FuncCallCtx *ctx, Vector *const *args, Vector *r
     }
 }
 
+/* pg_get_viewdef(view [, pretty]): the view's query as written (Strata
+ * keeps its text, not a tree PostgreSQL would deparse), with PostgreSQL's
+ * trailing semicolon; NULL for anything that is not a view. */
+static void k_get_viewdef(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
+{
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ROW(ctx, i);
+        Value v = arg_at(args, 0, row);
+        StoreTable *t = v.is_null ? NULL : store_table_lookup_oid((uint32_t)v.u.i32);
+        const char *sql = t ? store_view_sql(t) : NULL;
+        if (!sql) {
+            vec_set_null(res, row);
+            continue;
+        }
+        size_t n = strlen(sql);
+        char *p = mem_alloc(ctx->arena, n + 2);
+        memcpy(p, sql, n);
+        p[n] = ';';
+        p[n + 1] = '\0';
+        put_text(ctx, res, row, p);
+    }
+}
+
 /* ---------- session information ---------- */
 
 static void fill_text(const FuncCallCtx *ctx, Vector *res, const char *s)
@@ -820,8 +843,8 @@ const FuncDesc exec__funcs_catalog[] = {
     {"pg_get_constraintdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_constraintdef, 2508},
     {"pg_get_indexdef", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_indexdef, 1643},
     {"pg_get_indexdef", 3, {T_OID, T_I4, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_indexdef3, 2507},
-    {"pg_get_viewdef", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_null, 1641},
-    {"pg_get_viewdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_null, 2506},
+    {"pg_get_viewdef", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_get_viewdef, 1641},
+    {"pg_get_viewdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_get_viewdef, 2506},
     {"pg_get_triggerdef", 2, {T_OID, TYPE_BOOL}, TYPE_TEXT, STRICT_STABLE, k_null, 2730},
     {"pg_get_statisticsobjdef_columns", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_null, 6174},
     {"pg_get_function_result", 1, {T_OID}, TYPE_TEXT, STRICT_STABLE, k_function_result, 2165},
