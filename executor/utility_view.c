@@ -31,9 +31,12 @@ static void drop_views(const UtilityStmt *u)
 {
     for (int i = 0; i + 1 < list_len(u->view_drops); i += 2) {
         const char *schema = list_nth(u->view_drops, i), *name = list_nth(u->view_drops, i + 1);
-        if (store_view_lookup(schema, name))
+        if (schema && store_view_lookup(schema, name))
             store_view_drop(schema, name);
-        else if (!u->missing_ok)
+        else if (u->missing_ok)
+            err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "view \"%s\" does not exist, skipping",
+                       name);
+        else
             err_raise(ERRCODE_UNDEFINED_TABLE, "view \"%s\" does not exist", name);
     }
 }

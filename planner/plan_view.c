@@ -178,11 +178,11 @@ Plan *plan__drop_view(Binder *b, const DropStmt *s)
     u->kind = UTIL_VIEW;
     u->ddl3_op = 'd';
     u->missing_ok = s->missing_ok;
-    for (int i = 0; i < n; i++)
-        if (found[i]) {
-            u->view_drops = list_append(b->arena, u->view_drops, (void *)found[i]->schema);
-            u->view_drops = list_append(b->arena, u->view_drops, (void *)found[i]->name);
-        }
+    for (int i = 0; i < n; i++) {   /* a missing one (IF EXISTS): schema NULL, for the NOTICE */
+        const RangeVar *rv = list_nth(s->objects, i);
+        u->view_drops = list_append(b->arena, u->view_drops, found[i] ? (void *)found[i]->schema : NULL);
+        u->view_drops = list_append(b->arena, u->view_drops, found[i] ? (void *)found[i]->name : (void *)rv->relname);
+    }
     return p;
 }
 

@@ -241,7 +241,8 @@ static void run_view(const Plan *p)
     cr_assert_eq(u->kind, UTIL_VIEW);
     if (u->ddl3_op == 'd') {
         for (int i = 0; i + 1 < list_len(u->view_drops); i += 2)
-            store_view_drop(list_nth(u->view_drops, i), list_nth(u->view_drops, i + 1));
+            if (list_nth(u->view_drops, i))   /* NULL: absent, DROP VIEW IF EXISTS */
+                store_view_drop(list_nth(u->view_drops, i), list_nth(u->view_drops, i + 1));
         return;
     }
     StoreColumnDef defs[32];
