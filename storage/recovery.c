@@ -38,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "common/crc32c.h"
 #include "common/error.h"
 #include "storage/runs/run.h"
 
@@ -117,7 +118,7 @@ static RecStatus rec_header(const uint8_t *data, size_t size, size_t off, Rec *r
 
 static bool rec_crc_ok(const uint8_t *data, size_t off, const Rec *r)
 {
-    return get32(data + off) == store__crc32c(0, data + off + 4, STORE_WAL_HEADER - 4 + r->len);
+    return get32(data + off) == crc32c(0, data + off + 4, STORE_WAL_HEADER - 4 + r->len);
 }
 
 /* Whether a valid COMMIT record follows the record at off (lengths trusted). */

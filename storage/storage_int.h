@@ -498,7 +498,6 @@ enum {
     /* sequences: a fixed number, clear of additions above; payload in sequence.c */
     WAL_SEQUENCE = 40,
 };
-uint32_t store__crc32c(uint32_t crc, const void *data, size_t len);
 /* Add a record to txn's WAL buffer (nothing during recovery). */
 void store__wal_add(StoreTxn *txn, uint8_t type, const void *payload, size_t len);
 /* Serialize the active rows of b appended as rows [base, ...) of t. */

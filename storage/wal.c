@@ -44,73 +44,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/crc32c.h"
 #include "common/error.h"
 #include "common/guc.h"
 
-/* ---- CRC32C (Castagnoli) ---- */
-
-static uint32_t crc_table[8][256];
-static int crc_hw;  /* 1: SSE4.2 crc32 instruction */
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-        crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int k = 1; k < 8; k++)
-            crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    crc_hw = __builtin_cpu_supports("sse4.2");
-#endif
-}
-
-#if defined(__x86_64__)
-__attribute__((target("sse4.2"))) static uint32_t crc_hw_run(uint32_t crc, const uint8_t *p,
-                                                            size_t len)
-{
-    uint64_t c = crc;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        c = __builtin_ia32_crc32di(c, w);
-        p += 8;
-        len -= 8;
-    }
-    uint32_t c32 = (uint32_t)c;
-    while (len--)
-        c32 = __builtin_ia32_crc32qi(c32, *p++);
-    return c32;
-}
-#endif
-
-uint32_t store__crc32c(uint32_t crc, const void *data, size_t len)
-{
-    pthread_once(&crc_once, crc_init);
-    const uint8_t *p = data;
-    crc = ~crc;
-#if defined(__x86_64__)
-    if (crc_hw)
-        return ~crc_hw_run(crc, p, len);
-#endif
-    while (len >= 8) {
-        uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                             (uint32_t)p[3] << 24);
-        crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^
-              crc_table[5][(lo >> 16) & 0xff] ^ crc_table[4][lo >> 24] ^ crc_table[3][p[4]] ^
-              crc_table[2][p[5]] ^ crc_table[1][p[6]] ^ crc_table[0][p[7]];
-        p += 8;
-        len -= 8;
-    }
-    while (len--)
-        crc = (crc >> 8) ^ crc_table[0][(crc ^ *p++) & 0xff];
-    return ~crc;
-}
 
 /* ---- the transaction's record buffer ---- */
 
@@ -209,7 +146,7 @@ static void wal_seal(uint8_t *rec, uint8_t type, size_t len)
     put32(rec + 8, ~(uint32_t)len);
     rec[12] = type;
     rec[13] = rec[14] = rec[15] = 0;
-    put32(rec, store__crc32c(0, rec + 4, STORE_WAL_HEADER - 4 + len));
+    put32(rec, crc32c(0, rec + 4, STORE_WAL_HEADER - 4 + len));
 }
 
 void store__wal_add(StoreTxn *x, uint8_t type, const void *payload, size_t len)

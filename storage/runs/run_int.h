@@ -73,8 +73,8 @@ struct RunReader {
     _Atomic unsigned char *verified; /* per group: bloom block checksum verified */
 };
 
-/* ---- checksums (run_crc.c) ---- */
-uint32_t run__crc32c(uint32_t crc, const void *data, size_t len);
+/* ---- checksums: CRC32C from common/crc32c.c ---- */
+#include "common/crc32c.h"   /* crc32c() */
 
 /* ---- little-endian helpers ---- */
 static inline void run__put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }

@@ -181,7 +181,7 @@ const uint8_t *run__block_payload(const RunReader *r, uint64_t off, uint32_t blo
     uint32_t stored = run__get32(b + 12), raw = run__get32(b + 8);
     if (stored != block_len - RUN_BLOCK_HEAD - RUN_BLOCK_CRC)
         run__corrupt(r->path, "bad block length");
-    if (run__crc32c(0, b, RUN_BLOCK_HEAD + stored) != run__get32(b + RUN_BLOCK_HEAD + stored))
+    if (crc32c(0, b, RUN_BLOCK_HEAD + stored) != run__get32(b + RUN_BLOCK_HEAD + stored))
         run__corrupt(r->path, "block checksum mismatch");
     *encoding = b[1];
     *flags = b[2];
@@ -389,7 +389,7 @@ static void parse_footer(RunReader *r)
 {
     const uint8_t *m = r->map;
     if (r->size < RUN_HEADER_SIZE + RUN_TRAILER_SIZE || memcmp(m, RUN_MAGIC, 8) != 0 ||
-        run__crc32c(0, m, 12) != run__get32(m + 12))
+        crc32c(0, m, 12) != run__get32(m + 12))
         run__corrupt(r->path, "bad run file header");
     const uint8_t *t = m + r->size - RUN_TRAILER_SIZE;
     if (memcmp(t + 16, RUN_MAGIC, 8) != 0)

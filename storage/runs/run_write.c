@@ -152,7 +152,7 @@ RunWriter *run_writer_create(const char *path, const RunSchema *schema, const Ru
     uint8_t head[RUN_HEADER_SIZE];
     memcpy(head, RUN_MAGIC, 8);
     run__put32(head + 8, RUN_FORMAT_VERSION);
-    run__put32(head + 12, run__crc32c(0, head, 12));
+    run__put32(head + 12, crc32c(0, head, 12));
     out_bytes(w, head, sizeof head);
     grow(w, 1);
     return w;
@@ -347,7 +347,7 @@ static uint32_t write_block(RunWriter *w, bool compress, uint8_t enc, uint8_t fl
     run__put32(head + 8, len);
     run__put32(head + 12, stored_len);
     uint8_t crc[4];
-    run__put32(crc, run__crc32c(run__crc32c(0, head, sizeof head), stored, stored_len));
+    run__put32(crc, crc32c(crc32c(0, head, sizeof head), stored, stored_len));
     out_bytes(w, head, sizeof head);
     out_bytes(w, stored, stored_len);
     out_bytes(w, crc, sizeof crc);
