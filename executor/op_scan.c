@@ -6,6 +6,10 @@
  * constant may be a parameter or an outer reference of a re-run) are also
  * handed to storage as StoreZoneFilter hints so it can skip whole chunks;
  * they are hints only, the filter still runs on every row returned.
+ * When those conjuncts fix every primary-key column (`aid = $1`, pgbench's
+ * statements), the scan is a point lookup instead: the key index gives
+ * the version visible to the snapshot, its columns are fetched into a
+ * one-row batch, and the whole filter runs on it as on any batch.
  * Vectors may point into storage memory (zero copy) until the next batch.
  */
 #define STRATA_EXECUTOR_INTERNAL
@@ -22,6 +26,10 @@ typedef struct ScanState {
     ExprProg *filter;
     MemArena *scratch;
     uint16_t *sel;
+    const PlanNode *node;
+    StoreTxn *txn;
+    Value *key;          /* point lookup: the primary key's values; NULL = scan */
+    bool key_done;       /* the point lookup has produced its batch */
 } ScanState;
 
 static bool cmp_from_name(const char *name, StoreCmp *out)
@@ -110,13 +118,26 @@ static void zone_collect(const ExecQuery *q, const PlanNode *n, const Expr *e, S
     (*nf)++;
 }
 
+/* The point lookup's only batch: the visible version of the key, if any. */
+static bool lookup_next(ScanState *st)
+{
+    if (st->key_done)
+        return false;
+    st->key_done = true;
+    const PlanNode *n = st->node;
+    uint64_t rowid;
+    if (!store_table_lookup_key(n->table, st->txn, st->key, &rowid))
+        return false;
+    return store_row_fetch(n->table, st->txn, rowid, n->ncols, n->scan_cols, st->batch);
+}
+
 static bool scan_next(ExecOp *op, Batch **out)
 {
     ScanState *st = op->state;
     for (;;) {
         err_check_interrupts();
         st->batch->sel = NULL;
-        if (!store_scan_next(st->scan, st->batch))
+        if (!(st->key ? lookup_next(st) : store_scan_next(st->scan, st->batch)))
             return false;
         st->batch->sel = NULL;
         if (st->filter == NULL || st->batch->count == 0)
@@ -147,6 +168,26 @@ static void scan_close(ExecOp *op)
     }
 }
 
+/* The primary key's values when the zone conjuncts fix every key column
+ * with `=`; NULL otherwise (then the table is scanned). */
+static Value *lookup_key(ExecQuery *q, const PlanNode *n, const StoreZoneFilter *zf, int nf)
+{
+    int npk = store_table_npkey(n->table);
+    const int *pk = store_table_pkey(n->table);
+    if (npk == 0 || npk > nf)
+        return NULL;
+    Value *key = mem_alloc(q->arena, sizeof(Value) * (size_t)npk);
+    for (int k = 0; k < npk; k++) {
+        int i = 0;
+        while (i < nf && !(zf[i].cmp == STORE_EQ && n->scan_cols[zf[i].column] == pk[k]))
+            i++;
+        if (i == nf)
+            return NULL;
+        key[k] = zf[i].value;
+    }
+    return key;
+}
+
 ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(ScanState));
@@ -160,7 +201,11 @@ ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
         st->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
         zone_collect(q, n, n->scan_filter, zf, &nf);
     }
-    st->scan = store_scan_begin(n->table, q->txn, n->ncols, n->scan_cols, nf, nf ? zf : NULL, q->arena);
+    st->node = n;
+    st->txn = q->txn;
+    st->key = nf ? lookup_key(q, n, zf, nf) : NULL;
+    if (!st->key)
+        st->scan = store_scan_begin(n->table, q->txn, n->ncols, n->scan_cols, nf, nf ? zf : NULL, q->arena);
     op->next = scan_next;
     op->close = scan_close;
     return op;
