@@ -651,20 +651,32 @@ void json_append_value(SqlType t, const Value *v, StrBuf *out)
     default:
         break;
     }
-    if (type_is_array(t.oid)) {
+    if (type_is_array(t.oid)) {   /* nested [..] per dimension, as array_to_json */
         ArrayView a = array_view(v->u.str);
-        strbuf_append_char(out, '[');
+        int32_t idx[ARRAY_MAX_DIMS] = {0};
+        int nd = a.ndim > 0 ? a.ndim : 1;
+        for (int d = 0; d < nd; d++)
+            strbuf_append_char(out, '[');
         for (uint32_t i = 0; i < a.nelems; i++) {
             Value ev;
-            if (i)
-                strbuf_append(out, ",", 1);
             array_get(&a, i, &ev);
             if (ev.is_null)
                 strbuf_append(out, "null", 4);
             else
                 json_append_value(SQLTYPE(a.elem_oid), &ev, out);
+            int d = nd - 1, closed = 0;
+            while (d >= 0 && ++idx[d] == a.dims[d]) {
+                idx[d--] = 0;
+                closed++;
+                strbuf_append_char(out, ']');
+            }
+            if (d < 0)
+                return;
+            strbuf_append_char(out, ',');
+            for (int k = 0; k < closed; k++)
+                strbuf_append_char(out, '[');
         }
-        strbuf_append_char(out, ']');
+        strbuf_append_char(out, ']');   /* empty array: [] */
         return;
     }
     {

@@ -68,9 +68,10 @@ int type_compare(SqlType t, const Value *a, const Value *b)
     case TYPE_INT4:
     case TYPE_DATE: return typcmp_i64(a->u.i32, b->u.i32);
     case TYPE_OID: case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC:
-    case TYPE_REGNAMESPACE:
+    case TYPE_REGNAMESPACE: case TYPE_REGPROCEDURE:
+    case TYPE_REGROLE:
         return typcmp_i64((uint32_t)a->u.i32, (uint32_t)b->u.i32);
-    case TYPE_INT8:
+    case TYPE_INT8: case TYPE_XID8:
     case TYPE_TIMESTAMP:
     case TYPE_TIMESTAMPTZ:
     case TYPE_TIME: return typcmp_i64(a->u.i64, b->u.i64);
@@ -111,9 +112,10 @@ uint64_t type_hash_value(SqlType t, const Value *v)
     case TYPE_INT4:
     case TYPE_DATE: return hash_u64((uint64_t)(int64_t)v->u.i32);
     case TYPE_OID: case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC:
-    case TYPE_REGNAMESPACE:
+    case TYPE_REGNAMESPACE: case TYPE_REGPROCEDURE:
+    case TYPE_REGROLE:
         return hash_u64((uint32_t)v->u.i32);
-    case TYPE_INT8:
+    case TYPE_INT8: case TYPE_XID8:
     case TYPE_TIMESTAMP:
     case TYPE_TIMESTAMPTZ:
     case TYPE_TIME: return hash_u64((uint64_t)v->u.i64);

@@ -23,6 +23,10 @@ static const TypeInfo type_table[] = {
     {TYPE_REGCLASS,    "regclass",    "regclass",                    PHYS_I32,  4,   'N', false, 0, 0},
     {TYPE_REGTYPE,     "regtype",     "regtype",                     PHYS_I32,  4,   'N', false, 0, 0},
     {TYPE_REGNAMESPACE,"regnamespace","regnamespace",                PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_REGPROCEDURE,"regprocedure","regprocedure",                PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_REGROLE,     "regrole",     "regrole",                     PHYS_I32,  4,   'N', false, 0, 0},
+    {TYPE_RECORD,      "record",      "record",                      PHYS_STR,  -1,  'P', false, 0, 0},
+    {TYPE_XID8,        "xid8",        "xid8",                        PHYS_I64,  8,   'U', false, 0, 0},
     {TYPE_VOID,        "void",        "void",                        PHYS_STR,  4,   'P', false, 0, 0},
     {TYPE_INT8,        "int8",        "bigint",                      PHYS_I64,  8,   'N', false, 0, TYPE_INT8_ARRAY},
     {TYPE_INT2,        "int2",        "smallint",                    PHYS_I16,  2,   'N', false, 0, TYPE_INT2_ARRAY},
@@ -72,8 +76,9 @@ static const TypeInfo type_table[] = {
 _Static_assert(sizeof type_table / sizeof type_table[0] < 255, "type_slot holds row + 1 in a byte");
 
 /* OID → row + 1 (0 = unknown), built once: type_info is on per-value
- * paths (array_view, type_phys). Every OID of the table is below 4096. */
-#define TYPE_SLOTS 4096
+ * paths (array_view, type_phys). Every OID of the table is below 8192
+ * (the largest, xid8, is 5069). */
+#define TYPE_SLOTS 8192
 static uint8_t type_slot[TYPE_SLOTS];
 static pthread_once_t type_slot_once = PTHREAD_ONCE_INIT;
 

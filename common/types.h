@@ -31,7 +31,9 @@
  *   jsonb                            PHYS_STR     StrRef     canonical text (common/json.h): keys
  *                                                            sorted, duplicates removed, PG spacing
  *   oid, regclass, regtype,          PHYS_I32     int32_t    the OID's 32 bits (compared unsigned);
- *   regproc, regnamespace                                     reg* print the object's name (typio hook)
+ *   regproc, regnamespace,                                    reg* print the object's name (typio hook)
+ *   regprocedure, regrole
+ *   record (anonymous)               PHYS_STR     StrRef     record_out's text "(1,x)"; fields: typmod
  *   name                             PHYS_STR     StrRef     at most 63 bytes
  *   "char"                           PHYS_STR     StrRef     0 or 1 byte
  *   void                             PHYS_STR     StrRef     always empty; prints as ''
@@ -82,6 +84,13 @@ typedef enum TypeOid {
     TYPE_REGTYPE = 2206,
     TYPE_REGNAMESPACE = 4089,
     TYPE_VOID = 2278,
+    /* issue 6: more reg* types (PHYS_I32 like regclass) and the anonymous
+     * record (PHYS_STR: record_out's text; its fields live in the planner's
+     * registry, indexed by the typmod — executor/funcs_record.c) */
+    TYPE_REGPROCEDURE = 2202,
+    TYPE_REGROLE = 4096,
+    TYPE_RECORD = 2249,
+    TYPE_XID8 = 5069,   /* PHYS_I64: a 64-bit transaction id (pg_current_xact_id) */
     /* one-dimensional arrays (PostgreSQL's array type OIDs) */
     TYPE_JSON_ARRAY = 199,
     TYPE_BOOL_ARRAY = 1000,
@@ -202,7 +211,8 @@ static inline bool type_is_array(uint32_t oid) { return type_element_of(oid) != 
 static inline bool type_is_reg(uint32_t oid)
 {
     return oid == TYPE_REGCLASS || oid == TYPE_REGTYPE || oid == TYPE_REGPROC ||
-           oid == TYPE_REGNAMESPACE;
+           oid == TYPE_REGNAMESPACE || oid == TYPE_REGPROCEDURE ||
+           oid == TYPE_REGROLE;
 }
 /* oid and the reg* types: unsigned 32-bit values in PHYS_I32. */
 static inline bool type_is_oidlike(uint32_t oid) { return oid == TYPE_OID || type_is_reg(oid); }

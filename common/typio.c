@@ -416,13 +416,16 @@ void type_input(SqlType t, const char *s, size_t len, MemArena *arena, Value *ou
     case TYPE_BOOL: out->u.b = typio_parse_bool(s, len); return;
     case TYPE_INT2: out->u.i16 = typio_parse_int16(s, len); return;
     case TYPE_INT4: out->u.i32 = typio_parse_int32(s, len); return;
-    case TYPE_INT8: out->u.i64 = typio_parse_int64(s, len); return;
+    case TYPE_INT8: case TYPE_XID8: out->u.i64 = typio_parse_int64(s, len); return;
     case TYPE_OID: out->u.i32 = (int32_t)typio_parse_oid(s, len); return;
     case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC: case TYPE_REGNAMESPACE:
+    case TYPE_REGPROCEDURE: case TYPE_REGROLE:
         out->u.i32 = (int32_t)typio_reg_in(t.oid, s, len);
         return;
     case TYPE_CHAR: out->u.str = typio_char_in(s, len, arena); return;
     case TYPE_VOID: out->u.str = typio_copy("", 0, arena); return;
+    case TYPE_RECORD:   /* record_in needs a known row type */
+        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "input of anonymous composite types is not implemented");
     case TYPE_FLOAT4: out->u.f32 = typio_parse_float4(s, len); return;
     case TYPE_FLOAT8: out->u.f64 = typio_parse_float8(s, len); return;
     case TYPE_NUMERIC: out->u.str = numeric_in(s, len, t.typmod, arena); return;
@@ -477,13 +480,15 @@ void type_output(SqlType t, const Value *v, const OutputOptions *opt, StrBuf *ou
     case TYPE_BOOL: strbuf_append_char(out, v->u.b ? 't' : 'f'); return;
     case TYPE_INT2: n = typio_format_int64(v->u.i16, buf); break;
     case TYPE_INT4: n = typio_format_int64(v->u.i32, buf); break;
-    case TYPE_INT8: n = typio_format_int64(v->u.i64, buf); break;
+    case TYPE_INT8: case TYPE_XID8: n = typio_format_int64(v->u.i64, buf); break;
     case TYPE_OID: n = typio_format_int64((uint32_t)v->u.i32, buf); break;
     case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC: case TYPE_REGNAMESPACE:
+    case TYPE_REGPROCEDURE: case TYPE_REGROLE:
         typio_reg_out(t.oid, (uint32_t)v->u.i32, out);
         return;
     case TYPE_CHAR: typio_char_out(v->u.str, out); return;
     case TYPE_VOID: return;
+    case TYPE_RECORD: strbuf_append(out, v->u.str.ptr, v->u.str.len); return;
     case TYPE_FLOAT4: n = typio_format_float4(v->u.f32, efd, buf); break;
     case TYPE_FLOAT8: n = typio_format_float8(v->u.f64, efd, buf); break;
     case TYPE_NUMERIC: numeric_out(v->u.str, out); return;
@@ -521,7 +526,7 @@ static size_t typio_max_width(uint32_t oid)
     case TYPE_BOOL: return 2;
     case TYPE_INT2: return 8;
     case TYPE_INT4: case TYPE_OID: return 12;
-    case TYPE_INT8: return 21;
+    case TYPE_INT8: case TYPE_XID8: return 21;
     case TYPE_FLOAT4: return 20;
     case TYPE_FLOAT8: return 28;
     default: return DATETIME_BUF;
@@ -569,7 +574,7 @@ static void typio_vector_fixed(const Vector *v, const uint16_t *sel, uint32_t co
     case TYPE_INT2: TYPIO_FIXED_LOOP(int16_t, typio_fmt_i16); break;
     case TYPE_INT4: TYPIO_FIXED_LOOP(int32_t, typio_fmt_i32); break;
     case TYPE_OID: TYPIO_FIXED_LOOP(int32_t, typio_fmt_oid); break;
-    case TYPE_INT8: TYPIO_FIXED_LOOP(int64_t, typio_fmt_i64); break;
+    case TYPE_INT8: case TYPE_XID8: TYPIO_FIXED_LOOP(int64_t, typio_fmt_i64); break;
     case TYPE_FLOAT4: TYPIO_FIXED_LOOP(float, TYPIO_F4); break;
     case TYPE_FLOAT8: TYPIO_FIXED_LOOP(double, TYPIO_F8); break;
     case TYPE_DATE: TYPIO_FIXED_LOOP(int32_t, date_format); break;
@@ -663,6 +668,7 @@ void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
     case TYPE_INTERVAL:
     case TYPE_UUID:
     case TYPE_REGCLASS: case TYPE_REGTYPE: case TYPE_REGPROC: case TYPE_REGNAMESPACE:
+    case TYPE_REGPROCEDURE: case TYPE_REGROLE:
     case TYPE_CHAR:
     case TYPE_VOID: {
         StrBuf scratch;
@@ -677,6 +683,7 @@ void type_output_vector(const Vector *v, const uint16_t *sel, uint32_t count,
     case TYPE_BPCHAR:
     case TYPE_NAME:
     case TYPE_UNKNOWN:
+    case TYPE_RECORD:
         typio_vector_text(v, sel, count, out);
         return;
     default:

@@ -87,5 +87,14 @@ int exec_catalog_path_schemas(const char **out, int max, bool implicit);
 /* Install the reg* name hooks of common/typio.h (catalog_reg.c);
  * idempotent, called when a session is set. */
 void exec_catalog_reg_install(void);
+/* regprocedurein: "name(type, ...)" (optionally schema-qualified; types
+ * as SQL spells them) → the function's OID; 22P02 without parentheses,
+ * 42704 unknown type, 42883 no such function. regrolein of an already
+ * unquoted/lower-cased name: 42704 role "x" does not exist. (issue 6) */
+uint32_t exec_catalog_regprocedure_in(const char *text);
+uint32_t exec_catalog_regrole_in(const char *name);
+/* The OID of the primary-key index named name (schema NULL: search_path),
+ * 0 when none: regclass input of index names. */
+uint32_t exec_catalog_index_lookup(const char *schema, const char *name);
 
 #endif

@@ -434,7 +434,10 @@ static void eval_array(ExprProg *p, ExprStep *st, const Batch *in, const uint16_
             vec_get_value(a, row & exec__mask(a), &st->vals[k]);
         }
         Value v = {.is_null = false};
-        v.u.str = array_build(elem, 1, (uint32_t)st->nargs, st->vals, p->scratch);
+        if (st->nargs > 0 && st->expr->args[0]->type.oid == st->expr->type.oid)   /* ARRAY[ARRAY[..], ..] */
+            v.u.str = array_build_nested(elem, (uint32_t)st->nargs, st->vals, p->scratch);
+        else
+            v.u.str = array_build(elem, 1, (uint32_t)st->nargs, st->vals, p->scratch);
         vec_set_value(r, row, &v);
     }
 }

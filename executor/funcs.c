@@ -93,7 +93,7 @@ static void registry_build_funcs(void)
                                 exec__funcs_math, exec__funcs_datetime, exec__funcs_sequence,
                                 exec__funcs_catalog, exec__funcs_json, exec__funcs_array,
                                 exec__funcs_make, exec__funcs_numfmt,
-                                exec__funcs_todate, exec__funcs_oidtypes};
+                                exec__funcs_todate, exec__funcs_oidtypes, exec__funcs_bitwise};
     const int counts[] = {exec__funcs_arith_count, exec__funcs_cmp_count,
                           exec__funcs_string_count, exec__funcs_misc_count,
                           exec__funcs_text_count, exec__funcs_regex_count,
@@ -101,7 +101,8 @@ static void registry_build_funcs(void)
                           exec__funcs_sequence_count, exec__funcs_catalog_count,
                           exec__funcs_json_count, exec__funcs_array_count,
                           exec__funcs_make_count, exec__funcs_numfmt_count,
-                          exec__funcs_todate_count, exec__funcs_oidtypes_count};
+                          exec__funcs_todate_count, exec__funcs_oidtypes_count,
+                          exec__funcs_bitwise_count};
     int total = 0;
     for (size_t t = 0; t < sizeof counts / sizeof counts[0]; t++) total += counts[t];
     func_index = registry_alloc(sizeof(*func_index) * (size_t)total);

@@ -108,6 +108,14 @@ void exec_func_candidates(const char *name, int nargs, FuncCandidates *out);
  * exec_cast_lookup(t, t) returns a length/precision coercion for
  * varchar/bpchar/numeric, NULL for others). */
 const CastDesc *exec_cast_lookup(uint32_t source, uint32_t target);
+/* The kernel of every array-to-array cast t[] -> u[] (funcs_array.c): the
+ * element cast t -> u (its explicit form when is_explicit) over the batch's
+ * flattened elements, shapes and NULL elements kept. The planner builds the
+ * CastDesc (planner/coerce.c: context = the element cast's). */
+FuncKernel exec_array_cast_kernel(bool is_explicit);
+/* Array <-> text/varchar/bpchar I/O casts (funcs_array.c): array_out when
+ * to_text, else array_in of ctx->result_type. */
+FuncKernel exec_array_io_cast_kernel(bool to_text);
 
 /* Aggregates. Result types as PostgreSQL: count → int8; sum(int2/int4) →
  * int8, sum(int8/numeric) → numeric, sum(float4) → float4, sum(float8) →
@@ -185,6 +193,14 @@ bool exec_is_aggregate_name(const char *name);
 const CastDesc *exec_cast_lookup_explicit(uint32_t source, uint32_t target);
 
 /* Every registered function, for tests and EXPLAIN-style listings. */
+/* Anonymous records (funcs_record.c, issue 6): the value is record_out's
+ * text; the planner keeps the field list (planner/bind_record.c). The
+ * builder of a record of nfields fields (any types, NULLs allowed; NULL
+ * when nfields > EXEC_RECORD_MAX_FIELDS), and record_field(record, int4
+ * index) → text, NULL for a NULL field. Neither has a SQL name. */
+#define EXEC_RECORD_MAX_FIELDS 16
+const FuncDesc *exec_record_build(int nfields);
+const FuncDesc *exec_record_field(void);
 int exec_func_count(void);
 const FuncDesc *exec_func_at(int idx);
 
@@ -243,6 +259,9 @@ const FuncDesc *exec__variadic_instance(const FuncDesc *f, int nargs);
  * reg*, name, "char"; the cast lookups fall back to this small table. */
 extern const FuncDesc exec__funcs_oidtypes[];
 extern const int exec__funcs_oidtypes_count;
+/* Integer bit operators & | # ~ << >> (funcs_bitwise.c, issue 6). */
+extern const FuncDesc exec__funcs_bitwise[];
+extern const int exec__funcs_bitwise_count;
 const CastDesc *exec__cast_oidtypes_lookup(uint32_t source, uint32_t target);
 /* Casts: implicit/assignment table and its explicit twin (same order). */
 extern const CastDesc exec__casts[];

@@ -6,7 +6,7 @@
  * pg_encoding_to_char, has_*_privilege, current_schema(s),
  * current_database, current_user / session_user, pg_backend_pid,
  * current_setting / set_config, pg_is_in_recovery, relation sizes,
- * pg_size_pretty.
+ * pg_size_pretty, txid_current / pg_current_xact_id (and _if_assigned).
  *
  * They answer from the same sources as the pg_catalog virtual tables
  * (executor/catalog.h, storage/catalog_list.c) and the calling thread's
@@ -16,6 +16,7 @@
  * the batch's active rows and look things up per row: these functions
  * serve catalog queries of a few hundred rows, never a data path.
  */
+#define STRATA_EXECUTOR_INTERNAL
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "common/guc.h"
 #include "common/strbuf.h"
 #include "executor/catalog.h"
+#include "executor/exec_int.h"
 #include "executor/executor.h"
 #include "executor/funcs.h"
 #include "storage/storage.h"
@@ -330,9 +332,29 @@ static void k_indexdef(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
     k_key_def(ctx, args, res, true, -1);
 }
 
+/* pg_get_indexdef(index, column, pretty): column 0 is the whole
+ * definition; column k > 0 only the k-th key column's name, quoted as
+ * needed ('' past the last one or below 0), as PostgreSQL's. */
 static void k_indexdef3(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
 {
     k_key_def(ctx, args, res, true, 2);
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ROW(ctx, i);
+        Value v = arg_at(args, 0, row), col = arg_at(args, 1, row);
+        bool idx;
+        StoreTable *t = v.is_null || col.u.i32 == 0 ? NULL : table_of((uint32_t)v.u.i32, &idx);
+        if (!t || store_table_npkey(t) == 0 || ((uint32_t)v.u.i32 & 0xF0000000u) == 0)
+            continue;
+        if (col.u.i32 < 0 || col.u.i32 > store_table_npkey(t)) {
+            put_text(ctx, res, row, "");
+            continue;
+        }
+        StrBuf sb;
+        strbuf_init(&sb);
+        append_ident(&sb, store_table_column(t, store_table_pkey(t)[col.u.i32 - 1])->name);
+        put_text(ctx, res, row, sb_dup(ctx, &sb));
+        strbuf_free(&sb);
+    }
 }
 
 /* ---------- functions ---------- */
@@ -703,6 +725,51 @@ static void k_backend_pid(const FuncCallCtx *ctx, Vector *const *args, Vector *r
         vec_set_value(res, ROW(ctx, i), &out);
 }
 
+/* ---------- transaction ids (txid_current & co) ---------- */
+
+/* The id txid_current() handed out last on this thread: with
+ * store_txn_has_writes, what makes a transaction's id "assigned" for
+ * txid_current_if_assigned (PostgreSQL assigns an xid at the first write
+ * or txid_current call). Ids are unique per begin, so a stale value never
+ * matches a later transaction. */
+static _Thread_local uint64_t xid_handed_out;
+
+static StoreTxn *session_txn(void)
+{
+    ExecSession *s = exec_catalog_session();
+    return s ? s->txn : NULL;
+}
+
+/* txid_current() / pg_current_xact_id(): the storage transaction's id,
+ * the same for every call in one transaction. */
+static void k_txid_current(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
+{
+    (void)args;
+    StoreTxn *txn = session_txn();
+    if (!txn)
+        err_raise(ERRCODE_INTERNAL_ERROR, "no transaction is open");
+    xid_handed_out = store_txn_id(txn);
+    Value out = {.is_null = false, .u.i64 = (int64_t)xid_handed_out};
+    for (uint32_t i = 0; i < ctx->count; i++)
+        vec_set_value(res, ROW(ctx, i), &out);
+}
+
+/* txid_current_if_assigned(): NULL until the transaction wrote something
+ * or called txid_current(). */
+static void k_txid_if_assigned(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
+{
+    (void)args;
+    StoreTxn *txn = session_txn();
+    bool assigned = txn && (store_txn_has_writes(txn) || xid_handed_out == store_txn_id(txn));
+    Value out = {.is_null = !assigned, .u.i64 = assigned ? (int64_t)store_txn_id(txn) : 0};
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        if (assigned)
+            vec_set_value(res, ROW(ctx, i), &out);
+        else
+            vec_set_null(res, ROW(ctx, i));
+    }
+}
+
 static int64_t start_time;   /* set by the first session (process start, about) */
 
 static void k_postmaster_start_time(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
@@ -894,5 +961,9 @@ const FuncDesc exec__funcs_catalog[] = {
     {"<>", 2, {TYPE_TEXT_ARRAY, TYPE_TEXT_ARRAY}, TYPE_BOOL, FUNC_STRICT, k_array_ne, CAT_OID_BASE + 9},
     {"pg_sleep", 1, {TYPE_FLOAT8}, TYPE_VOID, FUNC_STRICT | FUNC_VOLATILE, k_pg_sleep, 2626},
     {"pg_size_pretty", 1, {TYPE_INT8}, TYPE_TEXT, STRICT_STABLE, k_size_pretty, 2288},
+    {"txid_current", 0, {0}, TYPE_INT8, STABLE, k_txid_current, 2943},
+    {"txid_current_if_assigned", 0, {0}, TYPE_INT8, STABLE, k_txid_if_assigned, 3348},
+    {"pg_current_xact_id", 0, {0}, TYPE_XID8, STABLE, k_txid_current, 5059},
+    {"pg_current_xact_id_if_assigned", 0, {0}, TYPE_XID8, STABLE, k_txid_if_assigned, 5060},
 };
 const int exec__funcs_catalog_count = (int)(sizeof exec__funcs_catalog / sizeof exec__funcs_catalog[0]);

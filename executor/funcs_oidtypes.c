@@ -1,6 +1,7 @@
 /*
  * funcs_oidtypes.c — operators and casts of the catalog types: oid, the
- * reg* types (regclass, regtype, regproc, regnamespace), name and "char"
+ * reg* types (regclass, regtype, regproc, regprocedure, regnamespace,
+ * regrole), name, "char", xid8, and record's casts to and from text
  * (PostgreSQL's pg_operator / pg_cast rows for them).
  *
  * reg* values have no operators of their own, as in PostgreSQL: they are
@@ -24,6 +25,12 @@
     KERNEL_ROWS_BINARY(NAME, int32_t, int32_t, uint8_t, r[row] = (uint8_t)((uint32_t)a[ia] OP (uint32_t)b[ib]))
 OID_CMP(k_oid_eq, ==) OID_CMP(k_oid_ne, !=) OID_CMP(k_oid_lt, <)
 OID_CMP(k_oid_le, <=) OID_CMP(k_oid_gt, >) OID_CMP(k_oid_ge, >=)
+
+/* xid8: unsigned 64-bit transaction ids (txid_current's values fit int64). */
+#define XID8_CMP(NAME, OP) \
+    KERNEL_ROWS_BINARY(NAME, int64_t, int64_t, uint8_t, r[row] = (uint8_t)((uint64_t)a[ia] OP (uint64_t)b[ib]))
+XID8_CMP(k_xid8_eq, ==) XID8_CMP(k_xid8_ne, !=) XID8_CMP(k_xid8_lt, <)
+XID8_CMP(k_xid8_le, <=) XID8_CMP(k_xid8_gt, >) XID8_CMP(k_xid8_ge, >=)
 
 /* name and "char": bytewise (C collation), shorter first on a common prefix. */
 static inline int cmp_bytes(StrRef a, StrRef b)
@@ -97,6 +104,7 @@ const FuncDesc exec__funcs_oidtypes[] = {
     CMP6(TYPE_OID, TYPE_OID, k_oid, 607, 608, 609, 611, 610, 612)
     CMP6(TYPE_NAME, TYPE_NAME, k_str, 93, 643, 660, 661, 662, 663)
     CMP6(TYPE_CHAR, TYPE_CHAR, k_str, 92, 630, 631, 632, 633, 634)
+    CMP6(TYPE_XID8, TYPE_XID8, k_xid8, 5084, 5085, 5034, 5036, 5035, 5037)
     {"pg_typeof", 1, {FUNC_ARG_ANY}, TYPE_REGTYPE, FUNC_STABLE, k_pg_typeof, 1619},
 };
 const int exec__funcs_oidtypes_count = (int)(sizeof exec__funcs_oidtypes / sizeof exec__funcs_oidtypes[0]);
@@ -113,6 +121,10 @@ const int exec__funcs_oidtypes_count = (int)(sizeof exec__funcs_oidtypes / sizeo
 #define CAST_LIST(X)                                                               \
     REG_CASTS(X, TYPE_REGCLASS) REG_CASTS(X, TYPE_REGTYPE) REG_CASTS(X, TYPE_REGPROC) \
     REG_CASTS(X, TYPE_REGNAMESPACE)                                                \
+    REG_CASTS(X, TYPE_REGPROCEDURE) REG_CASTS(X, TYPE_REGROLE)                     \
+    X(TYPE_REGPROC, TYPE_REGPROCEDURE, 'i', k_same32)                              \
+    X(TYPE_REGPROCEDURE, TYPE_REGPROC, 'i', k_same32)                              \
+    FROM_STRINGS(X, TYPE_REGPROCEDURE, 'e') FROM_STRINGS(X, TYPE_REGROLE, 'e')     \
     X(TYPE_REGCLASS, TYPE_REGTYPE, 'i', k_same32) X(TYPE_REGTYPE, TYPE_REGCLASS, 'i', k_same32) \
     FROM_STRINGS(X, TYPE_REGCLASS, 'i') FROM_STRINGS(X, TYPE_REGTYPE, 'e')         \
     FROM_STRINGS(X, TYPE_REGPROC, 'e') FROM_STRINGS(X, TYPE_REGNAMESPACE, 'e')     \
@@ -128,7 +140,12 @@ const int exec__funcs_oidtypes_count = (int)(sizeof exec__funcs_oidtypes / sizeo
     X(TYPE_CHAR, TYPE_TEXT, 'i', k_io) X(TYPE_TEXT, TYPE_CHAR, 'a', k_io)          \
     X(TYPE_CHAR, TYPE_VARCHAR, 'a', k_io) X(TYPE_VARCHAR, TYPE_CHAR, 'a', k_io)    \
     X(TYPE_CHAR, TYPE_BPCHAR, 'a', k_io) X(TYPE_BPCHAR, TYPE_CHAR, 'a', k_io)      \
-    X(TYPE_UNKNOWN, TYPE_CHAR, 'i', k_io)
+    X(TYPE_UNKNOWN, TYPE_CHAR, 'i', k_io)                                          \
+    X(TYPE_UNKNOWN, TYPE_XID8, 'i', k_io) FROM_STRINGS(X, TYPE_XID8, 'e')          \
+    X(TYPE_XID8, TYPE_TEXT, 'a', k_io) X(TYPE_XID8, TYPE_VARCHAR, 'a', k_io)       \
+    X(TYPE_XID8, TYPE_BPCHAR, 'a', k_io)                                           \
+    X(TYPE_RECORD, TYPE_TEXT, 'a', k_samestr) X(TYPE_RECORD, TYPE_VARCHAR, 'a', k_io) \
+    X(TYPE_RECORD, TYPE_BPCHAR, 'a', k_io) FROM_STRINGS(X, TYPE_RECORD, 'e')
 
 static const CastDesc oidtype_casts[] = {
 #define X_ENTRY(s, t, c, k) {(s), (t), (c), k},

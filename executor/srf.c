@@ -230,17 +230,18 @@ static uint32_t unnest_fill(ExecSrf *s, Vector *cols, uint32_t at, uint32_t max)
 }
 
 /* generate_subscripts(array, dim[, reverse]): the subscripts of dimension
- * dim (only 1 exists here), lower to upper or the reverse. */
+ * dim (1..ndim), lower to upper or the reverse. */
 static void subscripts_start(ExecSrf *s, const Value *v)
 {
     ArrayView av = array_view(v[0].u.str);
+    int32_t d = v[1].u.i32 - 1;
     s->reverse = s->nargs > 2 && v[2].u.b;
-    if (v[1].u.i32 != 1 || av.nelems == 0) {
+    if (d < 0 || d >= av.ndim) {
         s->done = true;
         return;
     }
-    s->sub_lo = av.lbound;
-    s->sub_hi = (int64_t)av.lbound + av.nelems - 1;
+    s->sub_lo = av.lbs[d];
+    s->sub_hi = (int64_t)av.lbs[d] + av.dims[d] - 1;
 }
 
 static uint32_t subscripts_fill(ExecSrf *s, Vector *v, uint32_t at, uint32_t max)

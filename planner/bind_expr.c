@@ -138,6 +138,8 @@ static Expr *null_test(Binder *b, Expr *arg, bool is_null, int loc)
 static Expr *bind_distinct(Binder *b, const A_Expr *a, bool negated)
 {
     int loc = a->node.location;
+    if (IS_A(a->lexpr, RowExpr) && IS_A(a->rexpr, RowExpr))   /* pair by pair: bind_record.c */
+        return plan__bind_row_distinct(b, a, negated);
     Expr *l = plan__bind_expr(b, a->lexpr);
     Expr *r = plan__bind_expr(b, a->rexpr);
     Expr *cmp = plan__make_op(b, negated ? "=" : "<>", l, r, loc);
@@ -174,6 +176,9 @@ static Expr *bind_in(Binder *b, const A_Expr *a)
     int loc = a->node.location;
     const List *items = (const List *)a->rexpr;
     bool negated = strcmp(a->name, "<>") == 0;
+    Expr *rows = IS_A(a->lexpr, RowExpr) ? plan__bind_row_in(b, a) : NULL;   /* bind_record.c */
+    if (rows)
+        return rows;
     int n = list_len(items) + 1;
     Expr **all = MEM_NEW_ARRAY(b->arena, Expr *, n);
     all[0] = plan__bind_expr(b, a->lexpr);
@@ -211,6 +216,9 @@ static Expr *bind_aexpr(Binder *b, const A_Expr *a)
     case AEXPR_OP:
     case AEXPR_LIKE:
     case AEXPR_ILIKE: {
+        if (a->lexpr && IS_A(a->lexpr, RowExpr) && IS_A(a->rexpr, RowExpr) && !a->escape)
+            return plan__bind_row_compare(b, a->name, (const RowExpr *)a->lexpr,
+                                          (const RowExpr *)a->rexpr, loc);   /* bind_record.c */
         Expr *l = a->lexpr ? plan__bind_expr(b, a->lexpr) : NULL;
         Expr *r = plan__bind_expr(b, a->rexpr);
         if (a->escape) { /* x LIKE p ESCAPE e = x ~~ like_escape(p, e), as PostgreSQL */
@@ -254,6 +262,10 @@ static Expr *bind_null_test(Binder *b, const NullTest *nt)
         nt->nulltesttype == IS_NOT_NULL || nt->nulltesttype == IS_NOT_UNKNOWN) {
         if (nt->nulltesttype == IS_UNKNOWN || nt->nulltesttype == IS_NOT_UNKNOWN)
             arg = plan__coerce_bool(b, arg, nt->nulltesttype == IS_UNKNOWN ? "IS UNKNOWN" : "IS NOT UNKNOWN");
+        Expr *rec = arg->type.oid == TYPE_RECORD   /* field by field: bind_record.c */
+                        ? plan__record_null_test(b, arg, nt->nulltesttype == IS_NULL, loc) : NULL;
+        if (rec)
+            return rec;
         return null_test(b, arg, nt->nulltesttype == IS_NULL || nt->nulltesttype == IS_UNKNOWN, loc);
     }
     static const char *what[] = {"", "", "IS TRUE", "IS NOT TRUE", "IS FALSE", "IS NOT FALSE"};
@@ -394,6 +406,8 @@ static Expr *bind_func(Binder *b, const FuncCall *fc)
 {
     int n = list_len(fc->funcname);
     const char *name = list_nth(fc->funcname, n - 1);
+    if (plan__is_infoschema_call(fc))   /* _pg_expandarray: bind_record.c */
+        return plan__bind_infoschema_func(b, fc);
     if (n > 1 && strcmp(list_nth(fc->funcname, 0), "pg_catalog") != 0)
         plan__error_at(b, ERRCODE_INVALID_SCHEMA_NAME, fc->node.location, "schema \"%s\" does not exist",
                        (const char *)list_nth(fc->funcname, 0));
@@ -508,7 +522,10 @@ static Expr *bind_array_op(Binder *b, const A_ArrayOpExpr *a)
     return c;
 }
 
-/* ARRAY[e, ...]: a one-dimensional array of the elements' common type. */
+/* ARRAY[e, ...]: a one-dimensional array of the elements' common type;
+ * when that type is an array type (ARRAY[ARRAY[1,2], ARRAY[3,4]],
+ * ARRAY[[1,2],[3,4]], ARRAY[a, b] over int[] columns) one more dimension
+ * of the same array type, as PostgreSQL's multidims ArrayExpr. */
 static Expr *bind_array(Binder *b, const A_ArrayExpr *a)
 {
     int n = list_len(a->elements);
@@ -520,14 +537,11 @@ static Expr *bind_array(Binder *b, const A_ArrayExpr *a)
     Expr *e = plan__make_expr(b->arena, EXPR_ARRAY, SQLTYPE(TYPE_UNKNOWN), loc, n);
     for (int i = 0; i < n; i++) {
         const Node *x = list_nth(a->elements, i);
-        if (IS_A(x, A_ArrayExpr))
-            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, x->location,
-                           "multidimensional arrays are not supported");
         e->args[i] = plan__bind_expr(b, x);
     }
     SqlType t = plan__common_type(b, e->args, n, "ARRAY");
     plan__coerce_all(b, e->args, n, t, "ARRAY");
-    uint32_t at = type_array_of(t.oid);
+    uint32_t at = type_is_array(t.oid) ? t.oid : type_array_of(t.oid);
     if (!at)
         plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, loc, "could not find array type for data type %s",
                        plan__type_name(b, t));
@@ -553,10 +567,13 @@ static Expr *bind_subscript(Binder *b, const Node *n, int32_t omitted)
 }
 
 /* a[i], a[i:j], a[:j], a[i:] on any array expression: the functions "[]"
- * and "[:]" of executor/funcs_array.c. Several subscripts on these
- * one-dimensional arrays give NULL (as PostgreSQL for a 1-D array). */
+ * and "[:]" of executor/funcs_array.c; several subscripts (a[i][j],
+ * a[1:2][1:1]) pass them as int4[] arguments of "[][]" / "[:][:]". A
+ * subscript count other than the array's dimensions gives NULL. */
 static Expr *bind_indirection(Binder *b, const A_Indirection *ind)
 {
+    if (plan__indirection_has_fields(ind))   /* (r).f, (r).*: bind_record.c */
+        return plan__bind_field_select(b, ind);
     Expr *base = plan__bind_expr(b, ind->arg);
     int nsub = list_len(ind->indirection);
     bool slice = false;
@@ -573,24 +590,34 @@ static Expr *bind_indirection(Binder *b, const A_Indirection *ind)
                        "cannot subscript type %s because it does not support subscripting",
                        plan__type_name(b, base->type));
     const A_Indices *ix = list_nth(ind->indirection, 0);
-    if (nsub > 1) {
-        if (slice)
-            plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, ix->node.location,
-                           "multidimensional array slices are not supported");
-        Value null = {.is_null = true};
-        return plan__make_const(b->arena, SQLTYPE(et), null, ind->node.location);
-    }
+    if (nsub > 6)
+        plan__error_at(b, ERRCODE_PROGRAM_LIMIT_EXCEEDED, ind->node.location,
+                       "number of array dimensions (%d) exceeds the maximum allowed (%d)", nsub, 6);
     int nargs = slice ? 3 : 2;
     Expr *e = plan__make_expr(b->arena, EXPR_FUNC, slice ? base->type : SQLTYPE(et), ind->node.location, nargs);
     e->args[0] = base;
-    if (slice) {
+    if (nsub > 1) {   /* "[][]" (array, int4[]) / "[:][:]" (array, int4[] lower, int4[] upper) */
+        for (int k = 1; k < nargs; k++) {
+            e->args[k] = plan__make_expr(b->arena, EXPR_ARRAY, SQLTYPE(TYPE_INT4_ARRAY), ind->node.location, nsub);
+            e->args[k]->name = "array";
+        }
+        for (int i = 0; i < nsub; i++) {
+            const A_Indices *x = list_nth(ind->indirection, i);
+            if (!slice) {
+                e->args[1]->args[i] = bind_subscript(b, x->uidx, 0);
+                continue;
+            }   /* in a slice a plain subscript i means 1:i, as PostgreSQL */
+            e->args[1]->args[i] = x->is_slice ? bind_subscript(b, x->lidx, INT32_MIN) : bind_subscript(b, NULL, 1);
+            e->args[2]->args[i] = bind_subscript(b, x->uidx, INT32_MAX);
+        }
+    } else if (slice) {
         e->args[1] = bind_subscript(b, ix->lidx, INT32_MIN);
         e->args[2] = bind_subscript(b, ix->uidx, INT32_MAX);
     } else {
         e->args[1] = bind_subscript(b, ix->uidx, 0);
     }
     FuncCandidates fc;
-    exec_func_candidates(slice ? "[:]" : "[]", nargs, &fc);
+    exec_func_candidates(nsub > 1 ? (slice ? "[:][:]" : "[][]") : slice ? "[:]" : "[]", nargs, &fc);
     for (int i = 0; i < fc.count && !e->func; i++)
         if (fc.items[i]->argtypes[0] == base->type.oid)
             e->func = fc.items[i];
@@ -634,6 +661,7 @@ Expr *plan__bind_expr(Binder *b, const Node *n)
     case T_A_ArrayOpExpr: return bind_array_op(b, (const A_ArrayOpExpr *)n);
     case T_A_Indirection: return bind_indirection(b, (const A_Indirection *)n);
     case T_CollateClause: return bind_collate(b, (const CollateClause *)n);
+    case T_RowExpr: return plan__bind_row(b, (const RowExpr *)n);
     case T_SetToDefault:
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, n->location, "DEFAULT is not allowed in this context");
     default:

@@ -48,6 +48,13 @@ static void bind_targets(Binder *b, const SelectStmt *s, SelectState *st)
             }
             continue;
         }
+        List *fields = plan__expand_record_star(b, rt->val);   /* (r).* */
+        for (int k = 0; k < list_len(fields); k++) {
+            Expr *f = list_nth(fields, k);
+            add_target(b, st, f, f->name, false, rt->val->location);
+        }
+        if (fields)
+            continue;
         Expr *e = plan__bind_expr(b, rt->val);
         if (!b->keep_unknown || e->kind != EXPR_CONST)
             e = plan__resolve_unknown(b, e);

@@ -9,10 +9,10 @@
  * Also the reg* casts psql writes ('16386'::pg_catalog.regclass,
  * conrelid::regclass): a literal name is resolved to the OID at plan time
  * (regclassin's lookup, with its errors and the literal's position) and
- * becomes a regclass / regtype / regproc / regnamespace constant, which
- * prints as the name (executor/catalog_reg.c); a column is cast with the
- * ordinary casts (funcs_oidtypes.c). regprocedure and regrole have no type
- * of their own yet: their value is the OID as an integer.
+ * becomes a regclass / regtype / regproc / regprocedure / regnamespace /
+ * regrole constant, which prints as the name (executor/catalog_reg.c); a
+ * column is cast with the ordinary casts (funcs_oidtypes.c). regclass also
+ * names primary-key indexes; regprocedure's errors carry no position.
  *
  * Resolution order, as PostgreSQL's with pg_catalog implicitly first in
  * search_path: `pg_catalog.x` and `information_schema.x` look only at the
@@ -145,6 +145,9 @@ static uint32_t reg_lookup(Binder *b, const char *kind, const char *text, int lo
                                     ? exec_catalog_table(schema, name) : NULL;
         if (c)
             return c->oid;
+        uint32_t index = exec_catalog_index_lookup(schema, name);   /* primary-key indexes */
+        if (index && !(schema ? store_relation_lookup(schema, name) : NULL))
+            return index;
         return store_table_oid(relation_lookup(b, schema, name, loc));
     }
     if (strcmp(kind, "regnamespace") == 0) {
@@ -158,6 +161,8 @@ static uint32_t reg_lookup(Binder *b, const char *kind, const char *text, int lo
             plan__error_at(b, ERRCODE_UNDEFINED_OBJECT, loc, "role \"%s\" does not exist", name);
         return exec_catalog_role_oid(name);
     }
+    if (strcmp(kind, "regprocedure") == 0)   /* its errors carry no position */
+        return exec_catalog_regprocedure_in(text);
     for (int i = 0, n = exec_func_count(); i < n; i++)   /* regproc, regprocedure */
         if (strcmp(exec_func_at(i)->name, name) == 0)
             return exec_func_at(i)->oid;
@@ -172,7 +177,7 @@ Expr *plan__catalog_regcast(Binder *b, const TypeCast *tc)
 {
     static const struct { const char *name; uint32_t type; } kinds[] = {
         {"regclass", TYPE_REGCLASS}, {"regtype", TYPE_REGTYPE}, {"regproc", TYPE_REGPROC},
-        {"regprocedure", TYPE_INT4}, {"regnamespace", TYPE_REGNAMESPACE}, {"regrole", TYPE_INT4}};
+        {"regprocedure", TYPE_REGPROCEDURE}, {"regnamespace", TYPE_REGNAMESPACE}, {"regrole", TYPE_REGROLE}};
     const TypeName *tn = tc->type_name;
     const char *kind = NULL;
     uint32_t type = 0;

@@ -42,11 +42,54 @@ static bool context_allows(char cast_ctx, char wanted)
     return cast_ctx == CAST_IMPLICIT;
 }
 
+/* Array coercion (PostgreSQL's find_coercion_pathway for two array
+ * types): t[] -> u[] exists wherever the element cast t -> u does, in the
+ * element cast's context. 0 when there is none. */
+static bool is_string_type(uint32_t t)
+{
+    return t == TYPE_TEXT || t == TYPE_VARCHAR || t == TYPE_BPCHAR;
+}
+
+static char array_cast_context(uint32_t from, uint32_t to)
+{
+    uint32_t fe = type_element_of(from), te = type_element_of(to);
+    if (fe && is_string_type(to))   /* I/O conversion casts, as PostgreSQL's */
+        return CAST_ASSIGNMENT;
+    if (te && is_string_type(from))
+        return CAST_EXPLICIT;
+    if (!fe || !te)
+        return 0;
+    const CastDesc *ec = exec_cast_lookup(fe, te);
+    return ec ? ec->context : 0;
+}
+
+/* The cast descriptor of an array coercion (plan arena: it lives as long
+ * as the expression that points at it). */
+static const CastDesc *array_cast_desc(Binder *b, uint32_t from, uint32_t to, char context)
+{
+    char ctx = array_cast_context(from, to);
+    if (!ctx || !context_allows(ctx, context))
+        return NULL;
+    CastDesc *c = mem_alloc(b->arena, sizeof *c);
+    c->source = from;
+    c->target = to;
+    c->context = ctx;
+    if (is_string_type(to) || is_string_type(from))
+        c->kernel = exec_array_io_cast_kernel(is_string_type(to));
+    else
+        c->kernel = exec_array_cast_kernel(context == CAST_EXPLICIT);
+    return c;
+}
+
 bool plan__can_coerce(uint32_t from, uint32_t to, char context)
 {
     if (from == to || from == TYPE_UNKNOWN)
         return true;
     const CastDesc *c = exec_cast_lookup(from, to);
+    if (!c) {
+        char ac = array_cast_context(from, to);
+        return ac && context_allows(ac, context);
+    }
     return c && context_allows(c->context, context);
 }
 
@@ -140,6 +183,10 @@ Expr *plan__coerce(Binder *b, Expr *e, SqlType target, char context)
             return r;
     }
     const CastDesc *c = exec_cast_lookup(src.oid, target.oid);
+    if (!c && (type_is_array(src.oid) || type_is_array(target.oid))) {
+        c = array_cast_desc(b, src.oid, target.oid, context);
+        return c ? plan__fold(b, make_cast(b, e, c, target)) : NULL;
+    }
     if (!c || !context_allows(c->context, context))
         return NULL;
     if (context == CAST_EXPLICIT)

@@ -73,8 +73,18 @@ static int figure(const Node *n, const char **name)
     case T_A_ArrayExpr:
         *name = "array";
         return 2;
-    case T_A_Indirection:   /* a[1], (f(x))[1:2]: the name of what is subscripted */
-        return figure(((const A_Indirection *)n)->arg, name);
+    case T_A_Indirection: {   /* a[1], (f(x))[1:2]: the name of what is subscripted; (r).f: f */
+        const A_Indirection *ind = (const A_Indirection *)n;
+        const Node *last = list_len(ind->indirection) ? list_nth(ind->indirection, list_len(ind->indirection) - 1) : NULL;
+        if (last && IS_A(last, String)) {
+            *name = ((const String *)last)->sval;
+            return 2;
+        }
+        return figure(ind->arg, name);
+    }
+    case T_RowExpr:
+        *name = "row";
+        return 2;
     case T_A_Const:
         if (((const A_Const *)n)->kind == CONST_BOOL) {
             *name = "bool";

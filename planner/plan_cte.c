@@ -308,6 +308,8 @@ PlanNode *plan__plan_table_function(Binder *b, const RangeFunction *rf, const ch
         plan__error_at(b, ERRCODE_FEATURE_NOT_SUPPORTED, rf->node.location,
                        "this kind of table function is not supported yet");
     const FuncCall *fc = list_nth(rf->functions, 0);
+    if (plan__is_infoschema_call(fc))   /* _pg_expandarray: bind_record.c */
+        return plan__plan_infoschema_from(b, rf, names, largs, nl);
     const char *name = list_nth(fc->funcname, list_len(fc->funcname) - 1);
     int n = list_len(fc->args);
     /* functions in FROM are implicitly LATERAL (PostgreSQL): their

@@ -423,4 +423,39 @@ char *plan__deparse(MemArena *a, const Expr *e, const char *const *colnames);
 /* ---- colname.c ---- */
 const char *plan__figure_colname(const Node *n);
 
+/* ---- bind_record.c: anonymous records (issue 6) ---- */
+/* A record shape: field names and types. The typmod of a TYPE_RECORD
+ * SqlType indexes the process-wide registry of shapes (-1 = unknown). */
+typedef struct PlanRecordDesc {
+    int nfields;
+    const char **names;
+    SqlType *types;
+} PlanRecordDesc;
+int32_t plan__record_typmod(int n, const char *const *names, const SqlType *types);
+const PlanRecordDesc *plan__record_desc(int32_t typmod);
+/* The record of fields[0..n) named names (unknown fields become text). */
+Expr *plan__make_record(Binder *b, Expr **fields, const char *const *names, int n, int loc);
+Expr *plan__bind_row(Binder *b, const RowExpr *r);
+/* (r).f, (r).f.g: for indirection lists that hold field names or `*`
+ * (`*` outside a select list is 0A000, as PostgreSQL). */
+bool plan__indirection_has_fields(const A_Indirection *ind);
+Expr *plan__bind_field_select(Binder *b, const A_Indirection *ind);
+/* A select-list item `(r).*`: its fields as expressions named after them
+ * (Expr.name); NULL when val is not such an item. */
+List *plan__expand_record_star(Binder *b, const Node *val);
+/* information_schema.f(...) (only _pg_expandarray): in expressions, and
+ * as a FROM item (plan__plan_table_function's contract). */
+bool plan__is_infoschema_call(const FuncCall *fc);
+Expr *plan__bind_infoschema_func(Binder *b, const FuncCall *fc);
+PlanNode *plan__plan_infoschema_from(Binder *b, const RangeFunction *rf, const char ***names,
+                                     Expr ***largs, int *nl);
+/* ROW(..) op ROW(..) for = <> < <= > >= (RowCompareExpr), and ROW(..)
+ * [NOT] IN (ROW(..), ...) (NULL when an item is not a row constructor). */
+Expr *plan__bind_row_compare(Binder *b, const char *op, const RowExpr *l, const RowExpr *r, int loc);
+Expr *plan__bind_row_in(Binder *b, const A_Expr *a);
+/* Record IS [NOT] NULL field by field (NULL when the shape is unknown);
+ * ROW(..) IS [NOT] DISTINCT FROM ROW(..) pair by pair. */
+Expr *plan__record_null_test(Binder *b, Expr *arg, bool is_null, int loc);
+Expr *plan__bind_row_distinct(Binder *b, const A_Expr *a, bool negated);
+
 #endif

@@ -7,8 +7,8 @@
  * Array wire form (all big-endian): int32 ndim, int32 has-nulls flag,
  * uint32 element type OID, ndim × (int32 length, int32 lower bound), then
  * per element int32 length (-1 = NULL) and the element's own binary form.
- * Strata's arrays are one-dimensional (common/array.h): ndim 0 is the empty
- * array, ndim > 1 is refused with the same 0A000 as the text form. Elements
+ * ndim 0 is the empty array; up to 6 dimensions (common/array.h keeps
+ * the dimensions and lower bounds; elements in row-major order). Elements
  * go through the scalar binary forms of extended.c/results.c, so an array
  * type is binary-capable exactly when its element type is.
  *
@@ -95,14 +95,15 @@ StrRef proto_array_send(StrRef blob, MemArena *arena)
         parts[i] = v.is_null ? (StrRef){NULL, 0} : elem_send(elem, &v, arena);
         total += 4 + parts[i].len;
     }
+    total += av.ndim > 1 ? 8 * (size_t)(av.ndim - 1) : 0;
     char *out = mem_alloc(arena, total);
-    put32(out, av.nelems ? 1 : 0);
+    put32(out, (uint32_t)av.ndim);
     put32(out + 4, av.nulls ? 1 : 0);
     put32(out + 8, av.elem_oid);
     char *p = out + 12;
-    if (av.nelems) {
-        put32(p, av.nelems);
-        put32(p + 4, (uint32_t)av.lbound);
+    for (int d = 0; d < av.ndim; d++) {
+        put32(p, (uint32_t)av.dims[d]);
+        put32(p + 4, (uint32_t)av.lbs[d]);
         p += 8;
     }
     for (uint32_t i = 0; i < av.nelems; i++) {
@@ -142,21 +143,25 @@ void proto_array_recv(SqlType t, const char *data, size_t len, int idx, MemArena
         err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid number of dimensions: %d", ndim);
     if (flags != 0 && flags != 1)
         err_raise(ERRCODE_INVALID_PARAMETER_VALUE, "invalid array flags");
-    if (ndim > 1)
-        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "multidimensional arrays are not supported");
     SqlType elem = {type_element_of(t.oid), t.typmod};
     if (elem_oid != elem.oid)
         err_raise(ERRCODE_DATATYPE_MISMATCH, "binary data has array element type %u (%s) instead of expected %u (%s)",
                   elem_oid, type_info(elem_oid) ? type_info(elem_oid)->sql_name : "unknown", elem.oid,
                   type_info(elem.oid)->sql_name);
-    uint32_t n = 0;
-    int32_t lbound = 1;
-    if (ndim == 1) {
-        n = wire_u32(&r);
-        lbound = (int32_t)wire_u32(&r);
-        if (n > ARRAY_MAX_ELEMS)
+    uint32_t n = ndim > 0 ? 1 : 0;
+    int32_t dims[ARRAY_WIRE_MAX_DIMS], lbs[ARRAY_WIRE_MAX_DIMS];
+    for (int d = 0; d < ndim; d++) {   /* PostgreSQL's array_recv checks */
+        dims[d] = (int32_t)wire_u32(&r);
+        lbs[d] = (int32_t)wire_u32(&r);
+        if (dims[d] < 0)
             err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "array size exceeds the maximum allowed (%d)",
                       (int)ARRAY_MAX_ELEMS);
+        if (dims[d] != 0 && (int64_t)lbs[d] + dims[d] - 1 > INT32_MAX)
+            err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "array upper bound is too large: %d", dims[d]);
+        if ((uint64_t)n * (uint32_t)dims[d] > ARRAY_MAX_ELEMS)
+            err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "array size exceeds the maximum allowed (%d)",
+                      (int)ARRAY_MAX_ELEMS);
+        n *= (uint32_t)dims[d];
     }
     Value *vals = mem_calloc(arena, (size_t)n + 1, sizeof(Value));
     for (uint32_t i = 0; i < n; i++) {
@@ -175,5 +180,5 @@ void proto_array_recv(SqlType t, const char *data, size_t len, int idx, MemArena
         err_raise(ERRCODE_INVALID_BINARY_REPRESENTATION,
                   "incorrect binary data format in bind parameter %d", idx + 1);
     out->is_null = false;
-    out->u.str = array_build(elem, lbound, n, vals, arena);
+    out->u.str = array_build_md(elem, ndim, dims, lbs, n, vals, arena);
 }

@@ -221,7 +221,7 @@ static void handle_error(ProtoConn *c, char type)
     proto_send_error(c, &e);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        proto_session_drop_portals(c->session);   /* release scans before the rollback */
+        proto_cursor_txn_ended(c->session);   /* release scans before the rollback; held cursors stay */
         exec_session_abort(c->session->exec);
         err_pop(&jmp);
     } else {

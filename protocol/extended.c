@@ -47,6 +47,8 @@ static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uin
         err_raise(ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
     if (list_len(stmts) == 0)
         return;   /* empty query: Execute answers EmptyQueryResponse */
+    if (proto_cursor_parse(c, st, list_nth(stmts, 0), types, ntypes))
+        return;   /* DECLARE / FETCH / MOVE / CLOSE: cursor.c runs them at Execute */
     PlanContext pc = {.arena = st->arena, .query_text = st->query_text, .guc = c->session->guc,
                       .param_types = types, .nparams = ntypes,
                       .session_state = &c->session->plan_state};
@@ -224,9 +226,19 @@ static void bind_into(ProtoConn *c, ProtoPortal *p, ProtoMsg *m, ProtoStmt *st)
     MemArena *a = p->arena;
     int nformats;
     int16_t *formats = read_formats(m, a, &nformats);
-    Value *values = read_params(m, st->plan, st->name, formats, nformats, a);
-    p->result_formats = result_formats(m, st->plan, a);
+    /* a cursor statement: parameters of the DECLARE's query, result
+     * columns of the FETCH's cursor (cursor.c) */
+    const Plan *params_plan = st->cursor_raw ? st->cursor_query : st->plan;
+    const Plan *rows_plan = st->cursor_raw ? proto_cursor_result_plan(c->session, st->cursor_raw) : st->plan;
+    Value *values = read_params(m, params_plan, st->name, formats, nformats, a);
+    p->result_formats = result_formats(m, rows_plan, a);
     proto_msg_end(m);
+    if (st->cursor_raw) {
+        p->cursor_raw = st->cursor_raw;
+        p->cursor_params = values;
+        p->cursor_ncols = rows_plan ? rows_plan->ncols : 0;
+        return;
+    }
     p->plan = st->plan;
     if (st->plan)
         p->portal = exec_portal_create(c->session->exec, st->plan, values, st->plan->nparams, a);
@@ -286,18 +298,22 @@ void proto_ext_describe(ProtoConn *c, ProtoMsg *m)
         ProtoStmt *st = proto_stmt_find(s, name);
         if (!st)
             err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", name);
+        const Plan *params_plan = st->cursor_raw ? st->cursor_query : st->plan;
         size_t start = proto_msg_begin(&c->out, 't');
-        int n = st->plan ? st->plan->nparams : 0;
+        int n = params_plan ? params_plan->nparams : 0;
         strbuf_append_be16(&c->out, (uint16_t)n);
         for (int i = 0; i < n; i++)
-            strbuf_append_be32(&c->out, st->plan->param_types[i].oid);
+            strbuf_append_be32(&c->out, params_plan->param_types[i].oid);
         proto_msg_finish(&c->out, start);
-        describe_rows(c, st->plan, NULL);
+        describe_rows(c, st->cursor_raw ? proto_cursor_result_plan(s, st->cursor_raw) : st->plan, NULL);
     } else if (kind == 'P') {
         ProtoPortal *p = proto_portal_find(s, name);
         if (!p)
             err_raise(ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
-        describe_rows(c, p->plan, p->result_formats);
+        /* a FETCH portal describes its cursor's rows in the FETCH's formats */
+        describe_rows(c, !p->cursor_raw ? p->plan
+                         : p->cursor_ncols ? proto_cursor_result_plan(s, p->cursor_raw) : NULL,
+                      p->result_formats);
     } else {
         err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid DESCRIBE message subtype %d", kind);
     }
@@ -314,10 +330,27 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
     ProtoPortal *p = proto_portal_find(s, name);
     if (!p)
         err_raise(ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
+    if (p->cursor_raw) {   /* DECLARE / FETCH / MOVE / CLOSE (cursor.c) */
+        proto_cursor_execute(c, p, max_rows);
+        return;
+    }
+    if (p->cursor) {   /* Execute of a DECLAREd cursor's own portal: fetch forward */
+        proto_cursor_execute_cursor(c, p, max_rows);
+        return;
+    }
     if (!p->plan) {
         proto_send_simple(c, 'I');   /* EmptyQueryResponse */
         return;
     }
+    if (p->plan->kind == PLAN_STMT_UTILITY && p->plan->utility && !p->done &&
+        (p->plan->utility->kind == UTIL_COMMIT || p->plan->utility->kind == UTIL_ROLLBACK))
+        proto_cursor_before_txn_end(c, p->plan->utility->kind == UTIL_COMMIT);   /* cursor.c: WITH HOLD */
+    if (p->plan->kind == PLAN_STMT_UTILITY && p->plan->utility && !p->done &&
+        p->plan->utility->kind == UTIL_SAVEPOINT && p->plan->utility->ddl3_name)
+        proto_cursor_savepoint(c, p->plan->utility->ddl3_op, p->plan->utility->ddl3_name);
+    if (p->plan->kind == PLAN_STMT_UTILITY && p->plan->utility && !p->done &&
+        p->plan->utility->kind == UTIL_RESET && p->plan->utility->ddl3_op == 'D')
+        proto_cursor_discard_all(s);   /* DISCARD ALL closes the held cursors */
     /* A row-returning portal's tag counts the rows of this Execute, as
      * PostgreSQL's does ("SELECT 1" after suspended chunks of 2). */
     bool returns_rows = p->plan->kind == PLAN_STMT_QUERY && p->plan->command &&
@@ -364,6 +397,7 @@ void proto_ext_sync(ProtoConn *c)
     s->ignore_till_sync = false;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
+        proto_cursor_before_sync(c);   /* WITH HOLD cursors of the implicit transaction */
         exec_session_sync(s->exec);
         err_pop(&jmp);
     } else {
@@ -375,7 +409,7 @@ void proto_ext_sync(ProtoConn *c)
         exec_session_abort(s->exec);
     }
     if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
-        proto_session_drop_portals(s);
+        proto_cursor_txn_ended(s);   /* every portal but the held cursors */
     proto_session_report_params(c, false);
     proto_send_ready(c, (char)exec_session_txn_status(s->exec));
 }

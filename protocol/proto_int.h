@@ -245,6 +245,9 @@ typedef struct ProtoStmt {
     const Plan *plan;                /* NULL for an empty query */
     int refcount;                    /* 1 for the session's list + 1 per portal */
     struct ProtoStmt *next;
+    /* DECLARE / FETCH / MOVE / CLOSE (cursor.c): not planned; run at Execute */
+    const struct RawStmt *cursor_raw;
+    const Plan *cursor_query;        /* DECLARE: its query's plan (parameter types) */
 } ProtoStmt;
 
 /* A portal: bound parameters and the executor's portal, in its own arena. */
@@ -258,6 +261,11 @@ typedef struct ProtoPortal {
     bool done;
     char tag[64];
     struct ProtoPortal *next;
+    struct ProtoCursor *cursor;      /* a SQL cursor (DECLARE), cursor_int.h */
+    const struct RawStmt *cursor_raw; /* bound from a cursor statement: ProtoStmt.cursor_raw */
+    const Value *cursor_params;      /* its bound parameters (DECLARE) */
+    struct CursorRest *cursor_rest;  /* a FETCH's DataRows beyond an Execute's row limit */
+    int cursor_ncols;                /* columns result_formats was made for (FETCH) */
 } ProtoPortal;
 
 struct ProtoSession {
@@ -276,6 +284,7 @@ struct ProtoSession {
     char *reported_values[64];
     MemArena *batch_arena;           /* text of one batch's values; reset per batch */
     void *plan_state;                /* planner's per-session state (SQL PREPARE) */
+    struct CursorSavepoints *cursor_savepoints;   /* cursor.c: savepoints of the block (session arena) */
 };
 
 /* A new session (guc created; exec created by startup once settings apply). */
@@ -388,5 +397,36 @@ void proto_copy_binary_in_free(ProtoCopyBinIn *in);
  * (RowDescription and DataRows for FETCH) and fills the command tag;
  * false when raw is none of them. */
 bool proto_cursor_statement(ProtoConn *c, const char *sql, const RawStmt *raw, char *tag, size_t tag_size);
+/* The extended protocol's cursor statements (cursor.c). parse: true (and
+ * st->cursor_raw set; a DECLARE's query planned into st->cursor_query for
+ * its parameter types) when raw is DECLARE/FETCH/MOVE/CLOSE. result_plan:
+ * the plan whose columns a FETCH returns (its cursor's; NULL for the others
+ * and for a cursor that does not exist). execute: run the Bind portal's
+ * statement and send CommandComplete (a FETCH's rows in p's formats). */
+bool proto_cursor_parse(ProtoConn *c, ProtoStmt *st, const RawStmt *raw, const uint32_t *types, int ntypes);
+const Plan *proto_cursor_result_plan(ProtoSession *s, const RawStmt *raw);
+void proto_cursor_execute(ProtoConn *c, ProtoPortal *p, int32_t max_rows);
+/* (execute: a FETCH with a row limit sends that many rows and
+ * PortalSuspended, the rest at the next Executes, as PostgreSQL.) */
+/* Execute naming a SQL cursor itself: the next max_rows rows (0 = all),
+ * PortalSuspended unless the cursor reached its end, else `SELECT n`. */
+void proto_cursor_execute_cursor(ProtoConn *c, ProtoPortal *p, int32_t max_rows);
+/* Transaction ends. before_txn_end: a COMMIT (commit) or ROLLBACK statement
+ * is about to run — in a block, materialise its WITH HOLD cursors (commit
+ * only) and close its other SQL cursors. before_sync: the same for the
+ * held cursors of the implicit transaction, about to end in
+ * exec_session_sync with no block open. txn_ended: drop every portal but
+ * the held cursors already materialised and, while a block is still open
+ * (an error inside it), its SQL cursors (instead of
+ * proto_session_drop_portals when a transaction ends or fails). */
+void proto_cursor_before_txn_end(ProtoConn *c, bool commit);
+/* SAVEPOINT ('s'), RELEASE ('r') or ROLLBACK TO ('b') name is about to run:
+ * ROLLBACK TO closes the SQL cursors declared after that savepoint. */
+void proto_cursor_savepoint(ProtoConn *c, char op, const char *name);
+/* DISCARD ALL is about to run: outside a block, close every SQL cursor
+ * (held ones too, as PostgreSQL's CLOSE ALL inside DISCARD ALL). */
+void proto_cursor_discard_all(ProtoSession *s);
+void proto_cursor_before_sync(ProtoConn *c);
+void proto_cursor_txn_ended(ProtoSession *s);
 
 #endif

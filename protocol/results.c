@@ -235,6 +235,7 @@ bool proto_binary_supported(uint32_t oid)
      * "char" its one byte (PostgreSQL's oidsend / charsend) */
     case TYPE_OID: case TYPE_REGPROC: case TYPE_REGCLASS: case TYPE_REGTYPE:
     case TYPE_REGNAMESPACE: case TYPE_CHAR:
+    case TYPE_REGPROCEDURE: case TYPE_REGROLE:
         return true;
     default:   /* arrays: when their element type is (binary_array.c) */
         return type_is_array(oid) && proto_binary_supported(type_element_of(oid));

@@ -93,6 +93,7 @@ static void run_query(ProtoConn *c, QueryState *qs, const char *sql)
         proto_timeout_arm(&c->interrupt, guc_get_int(c->session->guc, "statement_timeout"));
         run_statement(c, qs, sql, list_nth(stmts, i));
     }
+    proto_cursor_before_sync(c);   /* WITH HOLD cursors of the implicit transaction (cursor.c) */
     exec_session_sync(c->session->exec);
 }
 
@@ -152,7 +153,7 @@ void proto_simple_query(ProtoConn *c, ProtoMsg *m)
         err_throw();   /* the connection loop sends it and closes */
     }
     if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
-        proto_session_drop_portals(s);
+        proto_cursor_txn_ended(s);   /* every portal but the held cursors */
     proto_session_report_params(c, false);
     proto_send_ready(c, (char)exec_session_txn_status(s->exec));
 }

@@ -75,6 +75,11 @@ void store_txn_set_isolation(StoreTxn *x, StoreIsolation iso)
 
 StoreIsolation store_txn_isolation(const StoreTxn *x) { return x->iso; }
 void store_txn_set_synchronous_commit(StoreTxn *x, bool on) { x->sync_commit = on; }
+uint64_t store_txn_id(const StoreTxn *x) { return x->id; }
+bool store_txn_has_writes(const StoreTxn *x)
+{
+    return x->nundo > 0 || x->wal_len > 0 || x->wal_spilled > 0;
+}
 
 static inline uint64_t row_xmin(const StoreTable *t, uint64_t r)
 {

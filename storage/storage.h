@@ -206,6 +206,11 @@ typedef enum StoreIsolation {
  * (else 25001 SET TRANSACTION ISOLATION LEVEL must be called before any query). */
 void store_txn_set_isolation(StoreTxn *txn, StoreIsolation iso);
 StoreIsolation store_txn_isolation(const StoreTxn *txn);
+/* Read-only (issue 6, txid_current): the transaction's id — fixed for its
+ * life, larger for every later begin (within one server run: the counter
+ * starts again at a restart) — and whether it has written anything yet. */
+uint64_t store_txn_id(const StoreTxn *txn);
+bool store_txn_has_writes(const StoreTxn *txn);
 /* synchronous_commit for this transaction (default on): when false, COMMIT
  * returns once its WAL records are written, without waiting for the fsync
  * (a crash may lose it, never half of it). */

@@ -249,17 +249,47 @@ def test_scroll_cursor(c, conn):
     scroll.execute("SELECT id FROM py2_big ORDER BY id")
     scroll.scroll(100, mode="absolute")
     c.eq("scrollable named cursor: scroll(100, absolute) then fetchone", scroll.fetchone(), (101,))
+    scroll.scroll(-51)
+    c.eq("scrollable named cursor: scroll(-51) (MOVE BACKWARD) then fetchmany(2)", scroll.fetchmany(2),
+         [(51,), (52,)])
+    scroll.scroll(0, mode="absolute")
+    c.eq("scrollable named cursor: scroll(0, absolute) then fetchone", scroll.fetchone(), (1,))
+    scroll.scroll(9998)
+    c.eq("scrollable named cursor: scroll(9998) to the last row, fetchall", scroll.fetchall(), [(10000,)])
     scroll.close()
     conn.commit()
+    cur = conn.cursor()
+    cur.execute("BEGIN")
+    cur.execute("DECLARE py2_ns NO SCROLL CURSOR FOR SELECT id FROM py2_big ORDER BY id")
+    cur.execute("FETCH 2 FROM py2_ns")
+    try:
+        cur.execute("FETCH PRIOR FROM py2_ns")
+        c.fail("FETCH PRIOR from a NO SCROLL cursor", "no error")
+    except psycopg2.errors.ObjectNotInPrerequisiteState as e:
+        c.eq("FETCH PRIOR from a NO SCROLL cursor -> 55000", (e.diag.message_primary, e.diag.message_hint),
+             ("cursor can only scan forward", "Declare it with SCROLL option to enable backward scan."))
+    conn.rollback()
 
 
 def test_hold_cursor(c, conn):
     held = conn.cursor("py2_hold", withhold=True)
     held.execute("SELECT id FROM py2_big WHERE id <= 3 ORDER BY id")
+    c.eq("WITH HOLD named cursor: fetchone before commit", held.fetchone(), (1,))
     conn.commit()
-    c.eq("WITH HOLD named cursor: read after commit", held.fetchall(), [(1,), (2,), (3,)])
+    c.eq("WITH HOLD named cursor: the rest after commit", held.fetchall(), [(2,), (3,)])
+    conn.rollback()
     held.close()
     conn.commit()
+    gone = conn.cursor("py2_hold_rb", withhold=True)
+    gone.execute("SELECT 1")
+    conn.rollback()
+    cur = conn.cursor()
+    try:
+        cur.execute('FETCH FORWARD 1 FROM "py2_hold_rb"')
+        c.fail("FETCH from a WITH HOLD cursor whose transaction rolled back", "no error")
+    except psycopg2.errors.InvalidCursorName as e:
+        c.eq("WITH HOLD cursor dropped by ROLLBACK -> 34000", e.pgcode, "34000")
+    conn.rollback()
 
 
 def test_errors(c, conn):
@@ -285,11 +315,6 @@ SERVER_PASSWORD = None
 
 # Strata gaps found by this test (tests/clients/README.md lists them as FAIL).
 KNOWN_FAILURES = {
-    "SELECT CAST(%s AS int2[]) with": "casts between array types (integer[] -> smallint[]) are missing: 42846",
-    "SELECT CAST(%s AS float8[]) with": "casts between array types (numeric[] -> double precision[]) are missing: 42846",
-    "SELECT CAST(%s AS int4[]) with [[": "multidimensional arrays are not supported: 0A000",
-    "scrollable named cursor": "cursors only move forward (MOVE, FETCH ABSOLUTE/BACKWARD: 0A000)",
-    "WITH HOLD": "DECLARE ... WITH HOLD is not supported (0A000)",
 }
 
 

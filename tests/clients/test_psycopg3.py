@@ -26,13 +26,6 @@ except ImportError as e:
 
 # Strata gaps found by this test (tests/clients/README.md lists them as FAIL).
 KNOWN_FAILURES = {
-    "[text] SELECT CAST(%t AS int4[]) with [[": "multidimensional arrays are not supported: 0A000",
-    "[binary] SELECT CAST(%b AS int4[]) with [[": "multidimensional arrays are not supported: 0A000",
-    "[auto] SELECT CAST(%s AS int4[]) with [[": "multidimensional arrays are not supported: 0A000",
-    "server-side cursor": "SQL cursors run through the simple Query protocol only; psycopg 3 sends DECLARE with Parse/Bind: 0A000",
-    "[auto] SELECT CAST(%s AS int4[]) with [1,": "no cast between array types (smallint[] -> integer[]): 42846",
-    "[text] SELECT CAST(%t AS int4[]) with [1,": "no cast between array types (smallint[] -> integer[]): 42846",
-    "[binary] SELECT CAST(%b AS int4[]) with [1,": "no cast between array types (smallint[] -> integer[]): 42846",
 }
 
 
@@ -291,9 +284,24 @@ def test_server_cursor(c, conn):
         cur.execute("SELECT id FROM py3_big ORDER BY id")
         cur.scroll(100, mode="absolute")
         c.eq("server-side cursor: scroll(100, absolute) then fetchone", cur.fetchone(), (101,))
+        cur.scroll(-51)
+        c.eq("server-side cursor: scroll(-51) then fetchmany(2)", cur.fetchmany(2), [(51,), (52,)])
+        c.eq("server-side cursor: rownumber after scrolling", cur.rownumber, 52)
+    with conn.cursor(name="py3_params") as cur:
+        cur.execute("SELECT id, %s::text AS tag FROM py3_big WHERE id BETWEEN %s AND %s ORDER BY id DESC",
+                    ("t", 5, 7))
+        c.eq("server-side cursor with 3 parameters: description", [d.name for d in cur.description], ["id", "tag"])
+        c.eq("server-side cursor with 3 parameters: fetchall", cur.fetchall(), [(7, "t"), (6, "t"), (5, "t")])
     with conn.cursor(name="py3_bin", binary=True) as cur:
         cur.execute("SELECT id, dbl FROM py3_big WHERE id <= 3 ORDER BY id")
         c.eq("server-side cursor, binary: fetchall", cur.fetchall(), [(1, 2), (2, 4), (3, 6)])
+    conn.commit()
+    held = conn.cursor(name="py3_hold", withhold=True)
+    held.execute("SELECT id FROM py3_big WHERE id <= %s ORDER BY id", (3,))
+    c.eq("server-side WITH HOLD cursor: fetchone before commit", held.fetchone(), (1,))
+    conn.commit()
+    c.eq("server-side WITH HOLD cursor: the rest after commit", held.fetchall(), [(2,), (3,)])
+    held.close()
     conn.commit()
 
 

@@ -7,8 +7,9 @@
  * makes pgjdbc server-prepare at once and ask for binary results); batch
  * inserts; fetch size (setAutoCommit(false) + setFetchSize → Execute with a
  * row limit, portal suspended and resumed); transactions; errors with their
- * SQLSTATE; DatabaseMetaData getTables/getColumns/getPrimaryKeys (the driver's
- * catalog queries). Each check prints one line; a failure names the statement
+ * SQLSTATE; DatabaseMetaData getTables/getColumns/getPrimaryKeys/getSchemas/
+ * getIndexInfo/getImportedKeys/getExportedKeys/getCatalogs/getTypeInfo (the
+ * driver's catalog queries). Each check prints one line; a failure names the statement
  * and the difference. Expected failures (known Strata gaps) are printed as
  * XFAIL with the reason and apply only when the server is Strata.
  */
@@ -264,12 +265,28 @@ public class JdbcTest {
             List.of("b|1|jdbc_meta_pkey", "a|2|jdbc_meta_pkey")});
         run("DatabaseMetaData.getSchemas", "getSchemas()", () -> new Object[] {
             rows(md.getSchemas(), "TABLE_SCHEM").contains("public"), true});
+        run("DatabaseMetaData.getIndexInfo", "getIndexInfo(null, public, jdbc_meta, false, false)", () -> new Object[] {
+            rows(md.getIndexInfo(null, "public", "jdbc_meta", false, false), "INDEX_NAME", "ORDINAL_POSITION",
+                "COLUMN_NAME", "NON_UNIQUE", "ASC_OR_DESC"),
+            List.of("jdbc_meta_pkey|1|b|f|A", "jdbc_meta_pkey|2|a|f|A")});
+        run("DatabaseMetaData.getImportedKeys (no foreign keys)", "getImportedKeys(null, public, jdbc_meta)", () -> new Object[] {
+            rows(md.getImportedKeys(null, "public", "jdbc_meta"), "PKTABLE_NAME", "FKCOLUMN_NAME"), List.of()});
+        run("DatabaseMetaData.getExportedKeys (no foreign keys)", "getExportedKeys(null, public, jdbc_meta)", () -> new Object[] {
+            rows(md.getExportedKeys(null, "public", "jdbc_meta"), "FKTABLE_NAME", "PKCOLUMN_NAME"), List.of()});
+        run("DatabaseMetaData.getCatalogs", "getCatalogs()", () -> new Object[] {
+            rows(md.getCatalogs(), "TABLE_CAT").contains(c.getCatalog()), true});
+        run("DatabaseMetaData.getTypeInfo", "getTypeInfo()", () -> {
+            List<String> types = rows(md.getTypeInfo(), "TYPE_NAME", "DATA_TYPE", "NULLABLE");
+            List<String> want = List.of("bool|-7|1", "int4|4|1", "int8|-5|1", "text|12|1", "varchar|12|1",
+                "numeric|2|1", "timestamptz|93|1", "uuid|1111|1");
+            List<String> found = new ArrayList<>();
+            for (String w : want) if (types.contains(w)) found.add(w);
+            return new Object[] {found, want};
+        });
     }
 
     /* Known Strata gaps (expected failures on Strata only, reason printed). */
     static void knownGaps() {
-        gaps.put("DatabaseMetaData.getPrimaryKeys", "Strata has no information_schema._pg_expandarray "
-            + "(3F000 schema \"information_schema\" does not exist)");
     }
 
     public static void main(String[] args) throws Exception {
