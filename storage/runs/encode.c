@@ -475,6 +475,12 @@ bool run__decode(PhysType phys, uint8_t enc, const uint8_t *in, size_t len, uint
             return false;
         uint64_t first = run__get64(in), dmin = run__get64(in + 8);
         uint8_t *dst = values;
+        if (in[16] == 0 && phys == PHYS_I64) { /* constant step (a dense row id): no unpack */
+            uint64_t *d = values;
+            for (uint32_t i = 0; i < n; i++)
+                d[i] = first + (uint64_t)i * dmin;
+            return true;
+        }
         unpack_to(phys, in + 17, n - 1, in[16], dmin, dst + width);
         memcpy(dst, &first, width);
         prefix_sum(phys, values, n);

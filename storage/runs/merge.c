@@ -16,67 +16,24 @@
  * first entry visible to the snapshot (tombstones hide the key), or in
  * compaction mode every version a live snapshot may need.
  *
+ * Scans of sources whose version ranges don't overlap (the normal LSM case;
+ * plan_recency) order equal keys by source recency instead: no version is
+ * read, and for one integer key the "direct" path skips staging and
+ * resolution — the first entry of each key in (key, rank) order is the
+ * answer, so stretches go straight to the output as spans of consecutive
+ * rows (gathered with one copy each). A source holding most entries is
+ * merged against the others pre-merged into a buffer ("split"), so its long
+ * stretches cost one bounded count each; randomly interleaved sources go
+ * through branch-free window rounds (window_fill), not head scans. Those
+ * paths are in merge_direct.c; the state both files share in merge_int.h.
+ *
  * Memory: everything in the arena given to merge_create.
  */
 #define STRATA_RUNS_INTERNAL
 #include "common/error.h"
-#include "storage/runs/run_int.h"
+#include "storage/runs/merge_int.h"
 
-typedef struct Cursor {
-    MergeSource *src;
-    MergeKeys blk;
-    uint32_t pos;
-    bool done;
-    bool started;
-    const int64_t *k64;   /* fast path: the block's keys as int64 */
-    int64_t *conv;
-    uint32_t conv_cap;
-    uint32_t clean_left;  /* concatenation: entries left of a clean block */
-    uint64_t clean_row;   /* its next row */
-} Cursor;
-
-struct Merge {
-    MemArena *arena;
-    int n, K;             /* sources; leaves of the tree (power of two >= n) */
-    Cursor *cur;          /* K cursors (those >= n are done) */
-    int *tree;            /* tree[0] winner, tree[1..K-1] losers */
-    int64_t *hk;          /* fast path: each cursor's head key (INT64_MAX when done) */
-    int nkeys;
-    PhysType key_types[RUN_KEYS_MAX];
-    bool fast;            /* one integer key column */
-    MergeOptions opts;
-    bool concat;
-    int *order;           /* concatenation order */
-    int concat_at;
-    bool built, finished;
-    /* staging (one batch) */
-    uint16_t *s_src;
-    uint64_t *s_row, *s_ver;
-    bool *s_del, *s_new, *s_vis;
-    /* output */
-    uint16_t *o_src;
-    uint64_t *o_row, *o_ver;
-    bool *o_del;
-    /* resolution state, carried across batches */
-    bool resolved, drop_rest;
-    uint32_t stretch_avg;  /* moving average of streamable stretch lengths, x16 */
-    /* the last staged key */
-    bool have_last, last_saved;
-    int64_t last64;
-    int last_cur;
-    uint32_t last_pos;
-    Value last_key[RUN_KEYS_MAX];
-    /* gather scratch */
-    uint32_t *g_count, *g_fill;
-    uint16_t *g_iota;     /* 0, 1, 2, ... */
-    /* window sort (fast path): keys relative to the round's smallest head,
-     * entry indexes, their cursor and position; two buffers for radix passes */
-    uint64_t *w_key, *w_key2;
-    uint16_t *w_idx, *w_idx2, *w_src;
-    uint32_t *w_pos, *w_take;
-    uint64_t *g_rows;
-    uint16_t *g_idx;
-};
+unsigned run__merge_off;
 
 /* ---------------------------------------------------------------- cursors */
 
@@ -114,15 +71,19 @@ static void save_last(Merge *m, int ci)
     m->last_saved = true;
 }
 
-static void fetch_block(Merge *m, int ci)
+void merge__fetch_block(Merge *m, int ci)
 {
     Cursor *c = &m->cur[ci];
+    if (c->done) /* exhausted, or invisible to the snapshot (plan_recency) */
+        return;
     save_last(m, ci);
     c->started = true;
     c->pos = 0;
+    c->blk.distinct = false; /* sources that don't know the hint leave it */
     if (!c->src->ops->next_keys(c->src->ctx, &c->blk)) {
         c->done = true;
         m->hk[ci] = INT64_MAX;
+        m->hr[ci] = UINT32_MAX;
         return;
     }
     ERR_ASSERT(c->blk.count > 0);
@@ -138,7 +99,7 @@ static inline void advance(Merge *m, int ci)
         if (m->concat)
             c->started = false; /* fetch lazily: the next block may be clean */
         else
-            fetch_block(m, ci);
+            merge__fetch_block(m, ci);
     } else if (m->fast)
         m->hk[ci] = c->k64[c->pos];
 }
@@ -164,6 +125,8 @@ static bool less_slow(const Merge *m, int a, int b)
         if (r)
             return r < 0;
     }
+    if (m->recency)
+        return x->rank < y->rank;
     uint64_t va = x->blk.versions[x->pos], vb = y->blk.versions[y->pos];
     if (va != vb)
         return va > vb;
@@ -266,7 +229,7 @@ static inline void emit(Merge *m, int ci, uint32_t n)
     Cursor *c = &m->cur[ci];
     m->s_src[n] = (uint16_t)ci;
     m->s_row[n] = c->blk.rows ? c->blk.rows[c->pos] : c->blk.first_row + c->pos;
-    m->s_ver[n] = c->blk.versions[c->pos];
+    m->s_ver[n] = c->blk.versions ? c->blk.versions[c->pos] : 0; /* recency: all visible */
     m->s_del[n] = c->blk.deleted ? c->blk.deleted[c->pos] : false;
     m->s_new[n] = is_new_key(m, c, ci);
 }
@@ -279,7 +242,7 @@ static uint32_t stage_concat(Merge *m, uint32_t max)
         int ci = m->order[m->concat_at];
         Cursor *c = &m->cur[ci];
         if (!c->started)
-            fetch_block(m, ci);
+            merge__fetch_block(m, ci);
         if (c->done) {
             m->concat_at++;
             continue;
@@ -287,16 +250,18 @@ static uint32_t stage_concat(Merge *m, uint32_t max)
         uint32_t take = c->blk.count - c->pos;
         if (take > max - n)
             take = max - n;
-        if (m->fast && !c->blk.rows && c->blk.deleted) {
+        if (m->fast && !c->blk.rows) {
             const int64_t *k = c->k64;
+            const uint64_t *ver = c->blk.versions;
+            const bool *del = c->blk.deleted;
             int64_t last = m->last64;
             bool have = m->have_last;
             for (uint32_t i = 0; i < take; i++) {
                 uint32_t p = c->pos + i;
                 m->s_src[n + i] = (uint16_t)ci;
                 m->s_row[n + i] = c->blk.first_row + p;
-                m->s_ver[n + i] = c->blk.versions[p];
-                m->s_del[n + i] = c->blk.deleted[p];
+                m->s_ver[n + i] = ver ? ver[p] : 0;
+                m->s_del[n + i] = del ? del[p] : false;
                 m->s_new[n + i] = !have || k[p] != last;
                 last = k[p];
                 have = true;
@@ -322,7 +287,7 @@ static uint32_t stage_tree(Merge *m, uint32_t max)
 {
     if (!m->built) {
         for (int i = 0; i < m->n; i++)
-            fetch_block(m, i);
+            merge__fetch_block(m, i);
         m->tree[0] = build(m, 1);
         m->built = true;
     }
@@ -374,10 +339,29 @@ static uint32_t step_min(Merge *m, uint32_t n)
 
 /* Stable LSD radix sort of count (key, idx) pairs by key (keys < 2^bits),
  * 8 bits a pass; the result is in m->w_key / m->w_idx. */
-static void radix_sort(Merge *m, uint32_t count, int bits)
+void merge__radix_sort(Merge *m, uint32_t count, int bits)
 {
     uint64_t *k = m->w_key, *k2 = m->w_key2;
     uint16_t *x = m->w_idx, *x2 = m->w_idx2;
+    if (bits > 8 && bits <= 12) {
+        /* dense windows (a round's keys span ~count values): one counting
+         * pass over 2^bits buckets instead of two 8-bit passes */
+        uint32_t hist[(1u << 12) + 1];
+        uint32_t nb = 1u << bits;
+        memset(hist, 0, sizeof(uint32_t) * (nb + 1));
+        for (uint32_t i = 0; i < count; i++)
+            hist[k[i] + 1]++;
+        for (uint32_t b = 0; b < nb; b++)
+            hist[b + 1] += hist[b];
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t at = hist[k[i]]++;
+            k2[at] = k[i];
+            x2[at] = x[i];
+        }
+        memcpy(m->w_key, k2, sizeof(uint64_t) * count);
+        memcpy(m->w_idx, x2, sizeof(uint16_t) * count);
+        return;
+    }
     for (int shift = 0; shift < bits; shift += 8) {
         uint32_t hist[257] = {0};
         for (uint32_t i = 0; i < count; i++)
@@ -400,7 +384,7 @@ static void radix_sort(Merge *m, uint32_t count, int bits)
 
 /* Equal keys from different cursors: order them by version (newest first),
  * then cursor (insertion sort: such groups are tiny). */
-static void order_ties(Merge *m, uint32_t count)
+void merge__order_ties(Merge *m, uint32_t count)
 {
     for (uint32_t i = 1; i < count; i++) {
         if (m->w_key[i] != m->w_key[i - 1])
@@ -408,6 +392,13 @@ static void order_ties(Merge *m, uint32_t count)
         for (uint32_t j = i; j > 0 && m->w_key[j] == m->w_key[j - 1]; j--) {
             uint16_t a = m->w_idx[j - 1], b = m->w_idx[j];
             const Cursor *ca = &m->cur[m->w_src[a]], *cb = &m->cur[m->w_src[b]];
+            if (m->recency) {
+                if (ca->rank <= cb->rank) /* one cursor's versions keep their order */
+                    break;
+                m->w_idx[j - 1] = b;
+                m->w_idx[j] = a;
+                continue;
+            }
             uint64_t va = ca->blk.versions[m->w_pos[a]], vb = cb->blk.versions[m->w_pos[b]];
             if (va > vb || (va == vb && m->w_src[a] < m->w_src[b]))
                 break;
@@ -473,7 +464,10 @@ static uint32_t stage_stream(Merge *m, uint32_t max, uint32_t min_len)
         m->s_src[i] = (uint16_t)w;
         m->s_row[i] = c->blk.rows ? c->blk.rows[c->pos + i] : first + i;
     }
-    memcpy(m->s_ver, c->blk.versions + c->pos, (size_t)n * 8);
+    if (c->blk.versions)
+        memcpy(m->s_ver, c->blk.versions + c->pos, (size_t)n * 8);
+    else
+        memset(m->s_ver, 0, (size_t)n * 8); /* recency: all visible */
     if (c->blk.deleted)
         memcpy(m->s_del, c->blk.deleted + c->pos, n);
     else
@@ -505,7 +499,7 @@ static void emit_window(Merge *m, uint32_t n, int64_t lo)
         uint32_t p = wpos[e];
         ssrc[t] = src;
         srow[t] = b->rows ? b->rows[p] : b->first_row + p;
-        sver[t] = b->versions[p];
+        sver[t] = b->versions ? b->versions[p] : 0;
         sdel[t] = b->deleted ? b->deleted[p] : false;
         snew[t] = !have || wkey[t] != last;
         last = wkey[t];
@@ -556,7 +550,7 @@ static uint32_t stage_window(Merge *m, uint32_t max)
 {
     if (!m->built) {
         for (int i = 0; i < m->n; i++)
-            fetch_block(m, i);
+            merge__fetch_block(m, i);
         m->built = true;
     }
     int active = 0;
@@ -596,8 +590,8 @@ static uint32_t stage_window(Merge *m, uint32_t max)
         return step_min(m, 0);
     if (contributors > 1) {
         uint64_t range = (uint64_t)B - (uint64_t)lo - 1;
-        radix_sort(m, n, range == 0 ? 0 : 64 - __builtin_clzll(range));
-        order_ties(m, n);
+        merge__radix_sort(m, n, range == 0 ? 0 : 64 - __builtin_clzll(range));
+        merge__order_ties(m, n);
     }
     emit_window(m, n, lo);
     for (int i = 0; i < m->n; i++) {
@@ -690,23 +684,24 @@ static uint32_t concat_direct(Merge *m, uint32_t out, uint32_t max)
     int ci = m->order[m->concat_at];
     Cursor *c = &m->cur[ci];
     if (!c->started)
-        fetch_block(m, ci);
-    if (c->done || c->blk.rows || !c->blk.deleted)
+        merge__fetch_block(m, ci);
+    if (c->done || c->blk.rows)
         return 0;
     uint32_t take = c->blk.count - c->pos;
     if (take > max - out)
         take = max - out;
     const int64_t *restrict k = c->k64 + c->pos;
-    const uint64_t *restrict v = c->blk.versions + c->pos;
-    const uint8_t *restrict d = (const uint8_t *)(c->blk.deleted + c->pos);
+    const uint64_t *restrict v = c->blk.versions ? c->blk.versions + c->pos : NULL;
+    const uint8_t *restrict d =
+        c->blk.deleted ? (const uint8_t *)(c->blk.deleted + c->pos) : NULL;
     if (m->have_last && k[0] == m->last64)
         return 0;
-    uint64_t vmax = 0;
+    uint64_t vmax = 0; /* no versions: recency, all visible */
     unsigned dany = 0, dup = 0;
-    for (uint32_t i = 0; i < take; i++) {
+    for (uint32_t i = 0; v && i < take; i++)
         vmax = v[i] > vmax ? v[i] : vmax;
+    for (uint32_t i = 0; d && i < take; i++)
         dany |= d[i];
-    }
     for (uint32_t i = 1; i < take; i++)
         dup |= k[i] == k[i - 1];
     if (vmax > m->opts.snapshot || dany || dup)
@@ -714,11 +709,12 @@ static uint32_t concat_direct(Merge *m, uint32_t out, uint32_t max)
     uint64_t row = c->blk.first_row + c->pos;
     uint16_t *restrict os = m->o_src + out;
     uint64_t *restrict orow = m->o_row + out;
-    for (uint32_t i = 0; i < take; i++) {
-        os[i] = (uint16_t)ci;
-        orow[i] = row + i;
-    }
-    memcpy(m->o_ver + out, v, (size_t)take * 8);
+    fill_src(os, (uint16_t)ci, take);
+    fill_rows(orow, row, take);
+    if (v)
+        memcpy(m->o_ver + out, v, (size_t)take * 8);
+    else
+        memset(m->o_ver + out, 0, (size_t)take * 8);
     memset(m->o_del + out, 0, take);
     m->last64 = k[take - 1];
     m->have_last = true;
@@ -754,10 +750,8 @@ static uint32_t concat_clean(Merge *m, uint32_t out, uint32_t max)
     uint32_t take = c->clean_left < max - out ? c->clean_left : max - out;
     uint16_t *restrict os = m->o_src + out;
     uint64_t *restrict orow = m->o_row + out;
-    for (uint32_t i = 0; i < take; i++) {
-        os[i] = (uint16_t)ci;
-        orow[i] = c->clean_row + i;
-    }
+    fill_src(os, (uint16_t)ci, take);
+    fill_rows(orow, c->clean_row, take);
     c->clean_row += take;
     c->clean_left -= take;
     m->resolved = true;
@@ -767,6 +761,11 @@ static uint32_t concat_clean(Merge *m, uint32_t out, uint32_t max)
 bool merge_next(Merge *m, MergeBatch *out)
 {
     uint32_t count = 0, max = m->opts.batch_max;
+    m->span_batch = false;
+    if (m->direct && !m->finished && merge__direct_fill(m, max, &count)) {
+        *out = (MergeBatch){count, m->o_src, m->o_row, NULL, NULL};
+        return count > 0;
+    }
     while (count < max && !m->finished) {
         if (m->concat) {
             uint32_t k = concat_clean(m, count, max);
@@ -791,6 +790,64 @@ bool merge_next(Merge *m, MergeBatch *out)
 
 bool merge_is_concat(const Merge *m) { return m->concat; }
 
+unsigned run__merge_plan(const Merge *m)
+{
+    return (m->recency ? RUN_MERGE_PLAN_RECENCY : 0u) | (m->direct ? RUN_MERGE_PLAN_DIRECT : 0u) |
+           (m->big >= 0 ? RUN_MERGE_PLAN_SPLIT : 0u) | (m->concat ? RUN_MERGE_PLAN_CONCAT : 0u);
+}
+
+/* Gather the batch's spans (m->d_spans, sources in m->d_src): grouped by
+ * source, one gather_spans call per (source, column), one copy per span. */
+static void gather_by_spans(Merge *m, int ncols, const int *cols, Vector *out,
+                            MemArena *str_arena)
+{
+    uint32_t ns = m->nspans;
+    memset(m->g_count, 0, sizeof(uint32_t) * ((size_t)m->n + 1));
+    for (uint32_t j = 0; j < ns; j++)
+        m->g_count[m->d_src[j] + 1]++;
+    for (int s = 0; s < m->n; s++)
+        m->g_count[s + 1] += m->g_count[s];
+    uint32_t *fill = m->g_fill;
+    memcpy(fill, m->g_count, sizeof(uint32_t) * (size_t)m->n);
+    for (uint32_t j = 0; j < ns; j++)
+        m->g_spans[fill[m->d_src[j]]++] = m->d_spans[j];
+    for (int j = 0; j < ncols; j++) {
+        out[j].is_const = false;
+        vec_set_all_valid(&out[j]);
+        for (int s = 0; s < m->n; s++) {
+            uint32_t from = m->g_count[s], cnt = m->g_count[s + 1] - from;
+            if (cnt)
+                m->cur[s].src->ops->gather_spans(m->cur[s].src->ctx, cols[j], m->g_spans + from,
+                                                 cnt, &out[j], str_arena);
+        }
+    }
+}
+
+/* Find the spans of a staged batch (branch-free: boundaries may be random).
+ * Returns false when they are short (interleaved sources: the per-entry
+ * gather is cheaper then). */
+static bool find_spans(Merge *m, const MergeBatch *b)
+{
+    const uint16_t *restrict src = b->src;
+    const uint64_t *restrict row = b->row;
+    uint16_t *restrict start = m->g_start;
+    uint32_t ns = 1;
+    start[0] = 0;
+    for (uint32_t i = 1; i < b->count; i++) {
+        start[ns] = (uint16_t)i;
+        ns += src[i] != src[i - 1] || row[i] != row[i - 1] + 1;
+    }
+    if (ns * 4 > b->count)
+        return false;
+    start[ns] = (uint16_t)b->count;
+    for (uint32_t j = 0; j < ns; j++) {
+        m->d_spans[j] = (MergeSpan){row[start[j]], start[j], (uint16_t)(start[j + 1] - start[j])};
+        m->d_src[j] = src[start[j]];
+    }
+    m->nspans = ns;
+    return true;
+}
+
 void merge_gather(Merge *m, const MergeBatch *b, int ncols, const int *cols, Vector *out,
                   MemArena *str_arena)
 {
@@ -804,6 +861,11 @@ void merge_gather(Merge *m, const MergeBatch *b, int ncols, const int *cols, Vec
             vec_set_all_valid(&out[j]);
             c->src->ops->gather(c->src->ctx, cols[j], b->row, m->g_iota, b->count, &out[j], str_arena);
         }
+        return;
+    }
+    if (m->spans_ok && !(run__merge_off & RUN_MERGE_OFF_SPANS) &&
+        (m->span_batch || (m->stretch_avg >= 3 * 16 && find_spans(m, b)))) {
+        gather_by_spans(m, ncols, cols, out, str_arena);
         return;
     }
     /* group the batch's entries by source, keeping their order */
@@ -865,6 +927,7 @@ static bool plan_concat(Merge *m)
     return true;
 }
 
+
 Merge *merge_create(MergeSource *const *sources, int nsources, int nkeys,
                     const PhysType *key_types, const MergeOptions *opts, MemArena *arena)
 {
@@ -883,9 +946,11 @@ Merge *merge_create(MergeSource *const *sources, int nsources, int nkeys,
     }
     m->tree = MEM_NEW_ARRAY(arena, int, m->K);
     m->hk = MEM_NEW_ARRAY(arena, int64_t, m->K);
+    m->hr = MEM_NEW_ARRAY(arena, uint32_t, m->K);
     for (int i = nsources; i < m->K; i++)
         m->hk[i] = INT64_MAX;
     m->order = MEM_NEW_ARRAY(arena, int, nsources + 1);
+    m->live = MEM_NEW_ARRAY(arena, int, nsources + 1);
     m->nkeys = nkeys;
     memcpy(m->key_types, key_types, sizeof(PhysType) * (size_t)nkeys);
     m->fast = nkeys == 1 && (key_types[0] == PHYS_I64 || key_types[0] == PHYS_I32 ||
@@ -918,7 +983,16 @@ Merge *merge_create(MergeSource *const *sources, int nsources, int nkeys,
     m->w_take = MEM_NEW_ARRAY(arena, uint32_t, m->K);
     for (uint32_t i = 0; i < cap; i++)
         m->g_iota[i] = (uint16_t)i;
+    m->g_start = MEM_NEW_ARRAY(arena, uint16_t, cap + 1);
+    m->g_spans = MEM_NEW_ARRAY(arena, MergeSpan, cap);
+    m->d_spans = MEM_NEW_ARRAY(arena, MergeSpan, cap);
+    m->d_src = MEM_NEW_ARRAY(arena, uint16_t, cap);
+    m->spans_ok = true;
+    for (int i = 0; i < nsources; i++)
+        m->spans_ok = m->spans_ok && sources[i]->ops->gather_spans;
     m->concat = plan_concat(m);
+    m->big = -1;
+    merge__plan_recency(m);
     m->finished = nsources == 0;
     return m;
 }

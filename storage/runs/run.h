@@ -169,7 +169,9 @@ void run_fetch_row(RunReader *r, uint64_t row, int ncols, const int *cols, MemAr
 /* A block of consecutive entries of one sorted source, columnar: keys[k] is
  * an array of count values of key column k's physical type (StrRef for
  * strings), never NULL. rows[i] is the source's own position of entry i
- * (passed back to gather; must increase within a source). */
+ * (passed back to gather; must increase within a source). deleted may be
+ * NULL: no tombstone in the block. versions may be NULL only after the merge
+ * called MergeSourceOps.keys_only. */
 typedef struct MergeKeys {
     uint32_t count;
     const void *keys[RUN_KEYS_MAX];
@@ -177,7 +179,15 @@ typedef struct MergeKeys {
     const bool *deleted;
     const uint64_t *rows;    /* NULL = rows first_row, first_row+1, ... */
     uint64_t first_row;
+    bool distinct;           /* no key twice in the block (false is always safe) */
 } MergeKeys;
+
+/* A stretch of consecutive rows of one source in a merge batch. */
+typedef struct MergeSpan {
+    uint64_t row;
+    uint16_t out_at;
+    uint16_t len;
+} MergeSpan;
 
 typedef struct MergeSourceOps {
     /* Fill *out with the source's next block (count >= 1) in key order;
@@ -197,15 +207,39 @@ typedef struct MergeSourceOps {
      * source where it was. Used only when reading sources one after another
      * with MergeOptions.skip_versions. */
     uint32_t (*next_clean)(void *ctx, uint64_t snapshot, uint64_t *first_row);
+    /* Optional: the merge will not read MergeKeys.versions from now on (it
+     * orders equal keys by source recency, see MergeSource.versions_known):
+     * next_keys may leave versions NULL and skip decoding them. Called once,
+     * before the first next_keys. */
+    void (*keys_only)(void *ctx);
+    /* Optional: like gather, for n spans of consecutive rows: span i is
+     * rows spans[i].row .. + len - 1 (of blocks already returned), written
+     * to out at indexes spans[i].out_at .. + len - 1; spans in row order.
+     * Without it the merge calls gather. */
+    void (*gather_spans)(void *ctx, int col, const MergeSpan *spans, uint32_t n,
+                         Vector *out, MemArena *str_arena);
 } MergeSourceOps;
 
 /* A sorted source. min_key/max_key (nkeys values each) are optional bounds
  * on its keys (NULL = unknown); sources whose bounds don't overlap are read
- * one after another with no merging. */
+ * one after another with no merging.
+ *
+ * Optional facts (zero = unknown), filled by run_merge_source:
+ * versions_known with min_version..max_version bound every entry's version.
+ * When all sources have them, the ranges pairwise don't overlap (the normal
+ * LSM case: a newer run's versions are all above an older run's) and each
+ * source is either wholly visible or wholly invisible to the snapshot, a
+ * scan (skip_versions, no visibility hook, not compaction) orders equal keys
+ * by source recency and never reads versions. entries is the number of
+ * entries (a hint: a source much bigger than the others is merged against
+ * the others pre-merged). */
 typedef struct MergeSource {
     const MergeSourceOps *ops;
     void *ctx;
     const Value *min_key, *max_key;
+    bool versions_known;
+    uint64_t min_version, max_version;
+    uint64_t entries;
 } MergeSource;
 
 /* A MergeSource over a whole run, its decode buffers in arena. skip_groups

@@ -73,6 +73,22 @@ struct RunReader {
     _Atomic unsigned char *verified; /* per group: bloom block checksum verified */
 };
 
+/* ---- merge switches (merge.c), for benchmarks that measure what each
+ * optimisation buys (bench/bench_overlap.c); 0 = everything on. Set it only
+ * while no merge runs. ---- */
+#define RUN_MERGE_OFF_RECENCY 1u /* order equal keys by version, decode versions */
+#define RUN_MERGE_OFF_DIRECT 2u  /* stage + resolve instead of emitting stretches */
+#define RUN_MERGE_OFF_SPLIT 4u   /* no pre-merge of the small sources */
+#define RUN_MERGE_OFF_SPANS 8u   /* gather per entry instead of per span */
+#define RUN_MERGE_OFF_PREWIN 16u /* pre-merge the small sources by head scans only */
+extern unsigned run__merge_off;
+/* Which paths a merge took at create (tests assert the fast paths ran). */
+#define RUN_MERGE_PLAN_RECENCY 1u
+#define RUN_MERGE_PLAN_DIRECT 2u
+#define RUN_MERGE_PLAN_SPLIT 4u
+#define RUN_MERGE_PLAN_CONCAT 8u  /* sources read one after another */
+unsigned run__merge_plan(const Merge *m);
+
 /* ---- checksums: CRC32C from common/crc32c.c ---- */
 #include "common/crc32c.h"   /* crc32c() */
 

@@ -1,9 +1,12 @@
 /*
  * run_source.c — a run file as a merge source (run.h: run_merge_source):
  * hands the merge one row group's keys, versions and tombstone flags at a
- * time, passes clean groups through untouched (next_clean), and gathers
- * columns for the merge's surviving positions from per-column caches of one
- * decoded row group.
+ * time (versions not decoded once the merge calls keys_only, flags not
+ * decoded when the group's zone map says it holds no tombstone), passes
+ * clean groups through untouched (next_clean), and gathers columns for the
+ * merge's surviving positions — per entry (gather) or per span of
+ * consecutive rows (gather_spans) — from per-column caches of one decoded
+ * row group.
  */
 #define STRATA_RUNS_INTERNAL
 #include "common/error.h"
@@ -23,6 +26,7 @@ typedef struct RunSource {
     MergeSource ms;
     MemArena *arena;
     bool *skip;
+    bool keys_only;      /* the merge doesn't read versions */
     uint32_t next_group;
     ColCache keys[RUN_KEYS_MAX + RUN_META_COLS]; /* the key block being merged */
     ColCache **cols;     /* gather caches per column, made on first use */
@@ -69,11 +73,20 @@ static bool run_source_next(void *ctx, MergeKeys *out)
         cache_load(s, &s->keys[k], r->schema.key_cols[k], g);
         out->keys[k] = s->keys[k].chunk.values;
     }
-    cache_load(s, &s->keys[nk], r->schema.ncols, g);
-    cache_load(s, &s->keys[nk + 1], r->schema.ncols + 1, g);
+    out->versions = NULL;
+    if (!s->keys_only) {
+        cache_load(s, &s->keys[nk], r->schema.ncols, g);
+        out->versions = s->keys[nk].chunk.values;
+    }
+    /* no tombstone in the group (zone max of the flags false): no decode */
+    const RunZone *dz = &r->groups[g].chunks[r->schema.ncols + 1].zone;
+    out->deleted = NULL;
+    if (!dz->has_minmax || dz->max.u.b) {
+        cache_load(s, &s->keys[nk + 1], r->schema.ncols + 1, g);
+        out->deleted = s->keys[nk + 1].chunk.values;
+    }
     out->count = r->groups[g].rows;
-    out->versions = s->keys[nk].chunk.values;
-    out->deleted = s->keys[nk + 1].chunk.values;
+    out->distinct = (r->groups[g].flags & RUN_GROUP_DISTINCT) != 0;
     out->rows = NULL;
     out->first_row = r->groups[g].first_row;
     return true;
@@ -179,8 +192,79 @@ static void run_source_gather(void *ctx, int col, const uint64_t *rows, const ui
     }
 }
 
+/* Copy one span (rows of group g, cache c loaded) into out. */
+static void gather_span(const ColCache *c, uint64_t base, const MergeSpan *sp, Vector *out,
+                        MemArena *str_arena)
+{
+    const RunChunk *ch = &c->chunk;
+    uint64_t from = sp->row - base;
+    if (ch->phys == PHYS_STR) {
+        const StrRef *src = (const StrRef *)ch->values + from;
+        StrRef *dst = (StrRef *)out->data + sp->out_at;
+        for (uint32_t i = 0; i < sp->len; i++) {
+            char *p = mem_alloc(str_arena, src[i].len);
+            memcpy(p, src[i].ptr, src[i].len);
+            dst[i] = (StrRef){p, src[i].len};
+        }
+    } else {
+        size_t w = phys_size(ch->phys);
+        const uint8_t *src = (const uint8_t *)ch->values + from * w;
+        uint8_t *dst = (uint8_t *)out->data + (size_t)sp->out_at * w;
+        if (w == 8 && sp->len <= 4) /* short spans (interleaved sources): no memcpy call */
+            for (uint32_t i = 0; i < sp->len; i++)
+                memcpy(dst + i * 8, src + i * 8, 8);
+        else
+            memcpy(dst, src, (size_t)sp->len * w);
+    }
+    if (ch->validity)
+        for (uint32_t i = 0; i < sp->len; i++) {
+            uint64_t r = from + i;
+            if (!((ch->validity[r >> 6] >> (r & 63)) & 1))
+                vec_set_null(out, sp->out_at + i);
+        }
+}
+
+static void run_source_gather_spans(void *ctx, int col, const MergeSpan *spans, uint32_t n,
+                                    Vector *out, MemArena *str_arena)
+{
+    RunSource *s = ctx;
+    RunReader *r = s->r;
+    if (col >= r->schema.ncols) { /* added after this run was written */
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < spans[i].len; j++)
+                vec_set_null(out, spans[i].out_at + j);
+        return;
+    }
+    ERR_ASSERT(col >= 0);
+    if (!s->cols[col]) {
+        s->cols[col] = MEM_NEW(s->arena, ColCache);
+        cache_init(s, s->cols[col], col);
+    }
+    ColCache *own = s->cols[col], *key = s->key_of[col] >= 0 ? &s->keys[s->key_of[col]] : NULL;
+    uint32_t g = own->group >= 0 ? (uint32_t)own->group : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        MergeSpan sp = spans[i];
+        while (sp.len > 0) { /* a span may run on into the next group */
+            g = group_of(r, sp.row, g);
+            ColCache *c = key && key->group == (int64_t)g ? key : own; /* keys decoded by the merge */
+            cache_load(s, c, col, g);
+            uint64_t base = r->groups[g].first_row, end = base + r->groups[g].rows;
+            MergeSpan piece = sp;
+            if (sp.row + sp.len > end)
+                piece.len = (uint16_t)(end - sp.row);
+            gather_span(c, base, &piece, out, str_arena);
+            sp.row += piece.len;
+            sp.out_at = (uint16_t)(sp.out_at + piece.len);
+            sp.len = (uint16_t)(sp.len - piece.len);
+        }
+    }
+}
+
+static void run_source_keys_only(void *ctx) { ((RunSource *)ctx)->keys_only = true; }
+
 static const MergeSourceOps run_source_ops = {run_source_next, run_source_gather,
-                                              run_source_next_clean};
+                                              run_source_next_clean, run_source_keys_only,
+                                              run_source_gather_spans};
 
 MergeSource *run_merge_source(RunReader *r, const bool *skip_groups, MemArena *arena)
 {
@@ -202,6 +286,8 @@ MergeSource *run_merge_source(RunReader *r, const bool *skip_groups, MemArena *a
         s->key_of[c] = -1;
     for (int k = 0; k < nk; k++)
         s->key_of[r->schema.key_cols[k]] = k;
-    s->ms = (MergeSource){&run_source_ops, s, r->info.min_key, r->info.max_key};
+    s->ms = (MergeSource){&run_source_ops, s, r->info.min_key, r->info.max_key,
+                          r->info.nrows > 0, r->info.min_version, r->info.max_version,
+                          r->info.nrows};
     return &s->ms;
 }

@@ -183,13 +183,16 @@ static void write_run(const char *path, const Src *s)
 }
 
 /* Per-entry iterator over a run file: decodes a group's key/version/deleted
- * chunks, then hands out one entry per next() call. */
+ * chunks (the deleted one only when the zone map says the group has a
+ * tombstone, as the batched merge's run source does), then hands out one
+ * entry per next() call. */
 typedef struct FileIter {
     Iter it;
     RunReader *r;
     MemArena *a;
     uint32_t g;
     RunChunk kc, vc, dc;
+    bool no_del;
     uint32_t pos;
     Src view;
 } FileIter;
@@ -203,13 +206,17 @@ static bool file_next(Iter *it, int64_t *key, uint64_t *ver, bool *del, uint64_t
         mem_arena_reset(f->a);
         run_chunk_read(f->r, f->g, 0, f->a, &f->kc);
         run_chunk_read(f->r, f->g, 2, f->a, &f->vc);
-        run_chunk_read(f->r, f->g, 3, f->a, &f->dc);
+        RunZone dz;
+        run_group_zone(f->r, f->g, 3, &dz);
+        f->no_del = dz.has_minmax && !dz.max.u.b;
+        if (!f->no_del)
+            run_chunk_read(f->r, f->g, 3, f->a, &f->dc);
         f->g++;
         f->pos = 0;
     }
     *key = ((const int64_t *)f->kc.values)[f->pos];
     *ver = ((const uint64_t *)f->vc.values)[f->pos];
-    *del = ((const bool *)f->dc.values)[f->pos];
+    *del = !f->no_del && ((const bool *)f->dc.values)[f->pos];
     *row = f->pos++;
     return true;
 }
@@ -267,7 +274,7 @@ static int run_case(uint32_t nkeys, int nruns, int reps, uint32_t cluster)
             Src **ctx = mem_alloc(a, sizeof(Src *));
             *ctx = &src[r];
             ms[r] = MEM_NEW(a, MergeSource);
-            *ms[r] = (MergeSource){&mem_ops, ctx, NULL, NULL};
+            *ms[r] = (MergeSource){.ops = &mem_ops, .ctx = ctx};
         }
         t = now_us();
         got2 = merge_batched(ms, nruns, a);

@@ -8,9 +8,16 @@
  *                 rewriting 1% of the keys at random (the usual LSM shape:
  *                 recent small runs over a big old one).
  * The compacted run is made with run_compact (ZSTD level 3; time printed).
- * Scans use the merge API with skip_versions, gathering one column.
+ * Scans use the merge API with skip_versions, gathering one column. Times are
+ * thread CPU time, the median of `reps` repetitions (the machine is shared).
+ * Each optimisation of the merge that has a switch (run__merge_off, run_int.h)
+ * is then turned off alone and the 8-run scan re-timed, so every line says
+ * what that optimisation buys, measured in the same run.
  *
- * usage: runs_bench_overlap [rows] [dir]   (defaults 8000000 /tmp)
+ * usage: runs_bench_overlap [rows] [dir] [shape] [reps] [off]
+ *        (defaults 8000000 /tmp all 7; shape: all, interleaved, updates;
+ *        off: time only the 8-run scan with run__merge_off = off, e.g. under
+ *        valgrind --tool=callgrind --toggle-collect=scan)
  */
 #define STRATA_RUNS_INTERNAL
 #include <stdio.h>
@@ -21,6 +28,18 @@
 #include "storage/runs/run_int.h"
 
 #define NRUNS 8
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 static double now_s(void)
 {
@@ -97,6 +116,42 @@ static int64_t scan(RunReader **runs, int n, uint64_t *rows, bool gather)
     return sum;
 }
 
+#define REPS_MAX 101
+static int reps = 7;
+static long only_off = -1; /* >= 0: time only the 8-run scan with this run__merge_off */
+
+/* Median CPU time of the 8-run scan with run__merge_off = off; checks the
+ * result against the compacted scan's. */
+static double time_merged(RunReader **runs, unsigned off, bool gather, int64_t want_sum,
+                          uint64_t want_rows, const char *name)
+{
+    double t[REPS_MAX];
+    run__merge_off = off;
+    for (int rep = 0; rep < reps; rep++) {
+        uint64_t rows;
+        double t0 = now_s();
+        int64_t sum = scan(runs, NRUNS, &rows, gather);
+        t[rep] = now_s() - t0;
+        if (rows != want_rows || (gather && sum != want_sum)) {
+            fprintf(stderr, "%s: results differ (off %#x)\n", name, off);
+            exit(1);
+        }
+    }
+    run__merge_off = 0;
+    return median(t, reps);
+}
+
+static const struct {
+    unsigned bit;
+    const char *what;
+} switches[] = {
+    {RUN_MERGE_OFF_RECENCY, "recency ties (no version/flag chunks)"},
+    {RUN_MERGE_OFF_DIRECT, "direct stretches (no staging)"},
+    {RUN_MERGE_OFF_SPLIT, "small runs pre-merged"},
+    {RUN_MERGE_OFF_PREWIN, "window rounds (head scans instead)"},
+    {RUN_MERGE_OFF_SPANS, "span gather (memcpy stretches)"},
+};
+
 static void run_shape(const char *name, Rows *parts, const char *dir)
 {
     RunReader *runs[NRUNS];
@@ -112,35 +167,39 @@ static void run_shape(const char *name, Rows *parts, const char *dir)
     run_compact(runs, NRUNS, run_schema(runs[0]), path, &o, UINT64_MAX - 1, true, &info);
     double t_compact = now_s() - t0;
     RunReader *c = run_open(path);
-    double best_m = 1e9, best_c = 1e9, best_k = 1e9;
-    uint64_t rows_m = 0, rows_c = 0;
-    int64_t sum_m = 0, sum_c = 0;
-    for (int rep = 0; rep < 5; rep++) {
-        t0 = now_s();
-        sum_m = scan(runs, NRUNS, &rows_m, true);
-        double t = now_s() - t0;
-        best_m = t < best_m ? t : best_m;
-        t0 = now_s();
-        uint64_t rows_k;
-        scan(runs, NRUNS, &rows_k, false);
-        t = now_s() - t0;
-        best_k = t < best_k ? t : best_k;
+    double tc[REPS_MAX];
+    uint64_t rows_c = 0;
+    int64_t sum_c = 0;
+    for (int rep = 0; rep < reps; rep++) {
         t0 = now_s();
         sum_c = scan(&c, 1, &rows_c, true);
-        t = now_s() - t0;
-        best_c = t < best_c ? t : best_c;
+        tc[rep] = now_s() - t0;
     }
-    if (sum_m != sum_c || rows_m != rows_c) {
-        fprintf(stderr, "%s: results differ\n", name);
-        exit(1);
+    double med_c = median(tc, reps);
+    if (only_off >= 0) {
+        double t = time_merged(runs, (unsigned)only_off, true, sum_c, rows_c, name);
+        printf("(d) %-11s 8 runs with run__merge_off %#lx: %.4f s, compacted %.4f s, ratio %.2f\n",
+               name, only_off, t, med_c, t / med_c);
+        goto out;
     }
+    double med_m = time_merged(runs, 0, true, sum_c, rows_c, name);
+    double med_k = time_merged(runs, 0, false, sum_c, rows_c, name);
     uint64_t entries = 0;
     for (int i = 0; i < NRUNS; i++)
         entries += parts[i].n;
-    printf("(d) %-11s %llu rows (%llu entries in %d runs): 8 runs %.3f s (keys merge alone %.3f s), "
-           "compacted %.3f s, ratio %.2f (compaction %.2f s, %.1f MB)\n", name,
-           (unsigned long long)rows_m, (unsigned long long)entries, NRUNS, best_m, best_k, best_c,
-           best_m / best_c, t_compact, info.file_bytes / 1e6);
+    printf("(d) %-11s %llu rows (%llu entries in %d runs): 8 runs %.4f s (keys merge alone %.4f s), "
+           "compacted %.4f s, ratio %.2f (compaction %.2f s, %.1f MB; median of %d)\n", name,
+           (unsigned long long)rows_c, (unsigned long long)entries, NRUNS, med_m, med_k, med_c,
+           med_m / med_c, t_compact, info.file_bytes / 1e6, reps);
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++) {
+        double off = time_merged(runs, switches[i].bit, true, sum_c, rows_c, name);
+        printf("(d) %-11s   without %-38s %.4f s, ratio %.2f: it buys %.2fx\n", name,
+               switches[i].what, off, off / med_c, off / med_m);
+    }
+    double all = time_merged(runs, ~0u, true, sum_c, rows_c, name);
+    printf("(d) %-11s   without all of them%*s %.4f s, ratio %.2f\n", name, 28, "", all,
+           all / med_c);
+out:
     for (int i = 0; i < NRUNS; i++) {
         snprintf(path, sizeof path, "%s/%s%d.run", dir, name, i);
         run_close(runs[i]);
@@ -156,6 +215,10 @@ int main(int argc, char **argv)
     uint64_t n = argc > 1 ? (uint64_t)atoll(argv[1]) : 8000000ull;
     char dir[600];
     snprintf(dir, sizeof dir, "%s/strata-bench-overlap-XXXXXX", argc > 2 ? argv[2] : "/tmp");
+    const char *shape = argc > 3 ? argv[3] : "all";
+    reps = argc > 4 ? atoi(argv[4]) : 7;
+    reps = reps < 1 ? 1 : reps > REPS_MAX ? REPS_MAX : reps;
+    only_off = argc > 5 ? strtol(argv[5], NULL, 0) : -1;
     if (!mkdtemp(dir))
         return 1;
     Rows parts[NRUNS];
@@ -168,7 +231,8 @@ int main(int argc, char **argv)
         p->key[p->n] = (int64_t)k;
         p->val[p->n++] = (int64_t)(rnd() % 1000000);
     }
-    run_shape("interleaved", parts, dir);
+    if (strcmp(shape, "updates") != 0)
+        run_shape("interleaved", parts, dir);
     /* updates: base + 7 runs of 1% updates (sorted, distinct keys per run) */
     parts[0].n = n;
     parts[0].ver = 1;
@@ -185,7 +249,8 @@ int main(int argc, char **argv)
                 parts[i].val[parts[i].n++] = (int64_t)(rnd() % 1000000);
             }
     }
-    run_shape("updates", parts, dir);
+    if (strcmp(shape, "interleaved") != 0)
+        run_shape("updates", parts, dir);
     rmdir(dir);
     for (int i = 0; i < NRUNS; i++) {
         free(parts[i].key);
