@@ -190,8 +190,7 @@ static void drop_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
             StoreTable *dt = store_table_lookup(t[i].schema, t[i].name);   /* sequences: */
             uint32_t dt_oid = dt ? store_table_oid(dt) : 0;                 /* owned ones go too */
             store_table_drop(t[i].schema, t[i].name);
-            if (!s->in_block)   /* sequences are not transactional: a ROLLBACK must find them */
-                exec__seq_drop_owned(dt_oid);
+            exec__seq_drop_owned(dt_oid);   /* transactional, as the DROP TABLE */
         } else if (t[i].no_schema)
             err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping",
                        t[i].schema);

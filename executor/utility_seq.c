@@ -6,9 +6,10 @@
  *
  * apply_options is PostgreSQL 15's init_params: options applied to the
  * current definition (or the defaults for CREATE) in PostgreSQL's order,
- * with its checks and messages (22023). Sequence changes are immediate and
- * durable (storage/sequence.c), not undone by ROLLBACK — unlike
- * PostgreSQL, where CREATE/ALTER/DROP SEQUENCE are transactional.
+ * with its checks and messages (22023). CREATE/ALTER/DROP SEQUENCE are
+ * transactional as in PostgreSQL (storage/sequence.c: undone by ROLLBACK,
+ * an ALTER with options other than OWNED BY also restores the state, as
+ * PostgreSQL's new relfilenode does); nextval/setval are not.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -169,7 +170,11 @@ static void alter_seq(const PlanSeqStmt *q)
     bool restart = false;
     apply_options(&d, &q->options, false, &last, &restart);
     check_owner(&d, in.schema);
-    store_seq_alter(oid, &d, restart, last);
+    const PlanSeqOptions *o = &q->options;
+    /* PostgreSQL's need_seq_rewrite: every option but OWNED BY. */
+    bool rewrite = o->type_oid || o->has_increment || o->has_start || o->has_restart || o->has_min ||
+                   o->has_max || o->has_cache || o->has_cycle;
+    store_seq_alter_ex(oid, &d, restart, last, rewrite);
 }
 
 /* 2BP01 when a column's DEFAULT or identity needs the sequence. */
@@ -266,7 +271,7 @@ static void create_table_with_seqs(ExecSession *s, const PlanSeqStmt *q, MemAren
         defs[i].owner_col = q->owned[i].column;
         StoreSeqInfo in;
         if (store_seq_info(oids[i], &in))
-            store_seq_alter(oids[i], &defs[i], false, in.last_value);
+            store_seq_alter_ex(oids[i], &defs[i], false, in.last_value, false);
     }
 }
 

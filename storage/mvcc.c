@@ -1,7 +1,7 @@
 /*
  * mvcc.c — row versions, snapshots, the undo log, and the row-level
  * operations built on them: DELETE and UPDATE by locator, point lookups by
- * primary key, TRUNCATE, bulk loads, ANALYZE.
+ * primary key, ANALYZE. (TRUNCATE is in truncate.c, bulk loads in bulk.c.)
  *
  * Every row has three stamps in its row group (storage_int.h): xmin (commit
  * sequence of its inserter), xmax (0, a running deleter's mark, or the
@@ -78,7 +78,7 @@ void store_txn_set_synchronous_commit(StoreTxn *x, bool on) { x->sync_commit = o
 uint64_t store_txn_id(const StoreTxn *x) { return x->id; }
 bool store_txn_has_writes(const StoreTxn *x)
 {
-    return x->nundo > 0 || x->wal_len > 0 || x->wal_spilled > 0;
+    return x->nundo > 0 || x->wal_len > 0 || x->wal_spilled > 0 || x->ncat_undo > 0;
 }
 
 static inline uint64_t row_xmin(const StoreTable *t, uint64_t r)
@@ -157,6 +157,7 @@ void store__undo_rollback(StoreTxn *x, int keep)
         case UNDO_DROP_SCHEMA: store__schema_undo((int)u->from, true); break;
         case UNDO_ADD_PKEY: store__undo_add_pkey(u->table); break;
         case UNDO_ADD_COLUMN: store__undo_add_column(u->table, (int)u->from); break;
+        case UNDO_TRUNCATE: store__undo_truncate(u->table, u); break;
         }
     }
     x->nundo = keep;
@@ -191,6 +192,7 @@ void store__undo_commit(StoreTxn *x, uint64_t seq)
         case UNDO_DROP_SCHEMA: store__schema_commit((int)u->from, true); break;
         case UNDO_ADD_PKEY: store__commit_add_pkey(u->table); break;
         case UNDO_ADD_COLUMN: store__commit_add_column(u->table); break;
+        case UNDO_TRUNCATE: store__truncate_undo_free(u); break;  /* txn.c swaps after */
         default: break;
         }
     }
@@ -430,28 +432,12 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64
     return ok;
 }
 
-/* Mark every live version of t deleted by x (write lock taken). */
-static void truncate_rows(StoreTable *t, StoreTxn *x)
-{
-    store__txn_acquire_write(x, t);
-    uint64_t n = atomic_load(&t->nrows);
-    for (uint64_t r = 0; r < n; r++) {
-        /* Every live version goes, also one committed after our snapshot
-         * (TRUNCATE is not MVCC-safe in PostgreSQL either); a mark here
-         * can only be ours (we hold the write lock). */
-        if (atomic_load(store__xmax_of(t, r)) != 0)
-            continue;
-        mark_deleted(t, x, r, 0);
-        store__wal_delete(x, t, r, 0);
-    }
-}
-
 __attribute__((noinline)) static void truncate_own_txn(StoreTable *t)
 {
     StoreTxn *x = store_txn_begin();
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        truncate_rows(t, x);
+        store__truncate(t, x);
         err_pop(&jmp);
     } else {
         store_txn_rollback(x);
@@ -462,14 +448,10 @@ __attribute__((noinline)) static void truncate_own_txn(StoreTable *t)
 
 void store_table_truncate(StoreTable *t, StoreTxn *x)
 {
+    /* A new table generation at commit (truncate.c). */
     if (x)
-        truncate_rows(t, x);
+        store__truncate(t, x);
     else
         truncate_own_txn(t);
 }
 
-void store_table_bulk_load(StoreTable *t, StoreTxn *x, const Batch *b)
-{
-    /* Today the same path as INSERT (memtable + WAL); see README "Status". */
-    store_table_append(t, x, b);
-}

@@ -442,6 +442,13 @@ static void apply_add_column(Cursor *c, StoreTxn *x, MemArena *a)
     store_table_add_column(t, x, &def, &fill);
 }
 
+static void apply_bulk_run(Cursor *c, StoreTxn *x)
+{
+    StoreTable *t = table_of(c, take32(c));
+    uint64_t gen = take64(c), first = take64(c), end = take64(c);
+    store__bulk_replay(t, x, gen, first, end);
+}
+
 static void apply_record(const Rec *r, const char *path, StoreTxn *x, MemArena *a)
 {
     Cursor c = {r->payload, r->payload + r->len, path};
@@ -460,6 +467,10 @@ static void apply_record(const Rec *r, const char *path, StoreTxn *x, MemArena *
     case WAL_CREATE_SCHEMA:
     case WAL_DROP_SCHEMA: apply_catalog(&c, r->type, x); break;
     case WAL_SEQUENCE: store__seq_replay(r->payload, r->len); break; /* sequences */
+    case WAL_TRUNCATE: store__truncate(table_of(&c, take32(&c)), x); break; /* truncate.c */
+    case WAL_BULK_RUN: apply_bulk_run(&c, x); break;                        /* bulk.c */
+    case WAL_ROLE: store__role_replay(r->payload, r->len); break;    /* roles (roles.c) */
+    case WAL_STATS: store__stats_replay(r->payload, r->len); break;  /* ANALYZE (stats.c) */
     default: bad_record(&c);
     }
 }
@@ -654,6 +665,7 @@ void store__recover(void)
     uint64_t gen = read_control();
     uint64_t last_seq = 0;
     store__seq_reset(); /* sequences */
+    store__bulk_forget_all(); /* bulk.c: the registry is rebuilt by replay */
     store_g.replaying = true;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
@@ -678,6 +690,7 @@ void store__recover(void)
         err_rethrow();
     }
     store_g.replaying = false;
+    store__bulk_cleanup();  /* bulk run files no committed record attached (bulk.c) */
     atomic_store(&store_g.visible_seq, last_seq);
     ckpt_gen = gen;
     if (wal_gen < gen)
@@ -762,6 +775,8 @@ static void ckpt_capture(Ckpt *c)
         store__txn_scan_register(NULL, c->tables[i].t);
         c->tables[i].t->ckpt_pinned = true;  /* under ckpt_mu */
     }
+    store__stats_checkpoint(c->buf);  /* ANALYZE statistics (stats.c), after the tables */
+    store__role_checkpoint(c->buf);   /* roles (roles.c) */
 }
 
 static void ckpt_unpin(Ckpt *c)
@@ -1118,6 +1133,7 @@ void store_checkpoint(void)
         ckpt_gen = c.gen;
         ckpt_install_runs(&c);
         remove_before(c.gen);
+        store__bulk_gc(c.seq);  /* bulk.c: run files nothing needs any more */
         err_pop(&jmp);
     } else {
         ckpt_unpin(&c);

@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "common/error.h"
 
 typedef struct StoreSeq {
@@ -64,7 +65,31 @@ typedef struct StoreSeq {
     StoreSeqDef def;
     int64_t logged_value;
     bool logged_called;
+    /* Transactional DDL (under seq_list_mu): an uncommitted CREATE shows the
+     * sequence to its creator only, an uncommitted DROP hides it from its
+     * dropper only, an uncommitted ALTER shows the new definition (and, when
+     * it rewrites, the new state) to its alterer only; `base` is then the
+     * committed image that others read and checkpoints write. */
+    StoreTxn *create_txn, *drop_txn, *alter_txn;
+    bool alter_rewrite;        /* the pending ALTER changed more than OWNED BY */
+    struct SeqImage *base;     /* malloc'd while alter_txn is set */
 } StoreSeq;
+
+/* What a rollback puts back (catalog_txn.c entries) and what a pending
+ * ALTER leaves for the others. */
+typedef struct SeqImage {
+    StoreSeqDef def;
+    int64_t last_value, log_cnt;
+    bool is_called;
+    int64_t logged_value;
+    bool logged_called;
+    StoreTxn *create_txn, *drop_txn, *alter_txn;
+    bool alter_rewrite;
+    bool state;                /* restore the state too (a rewriting ALTER's entry) */
+} SeqImage;
+
+static pthread_cond_t seq_cond = PTHREAD_COND_INITIALIZER;  /* a pending DDL ended */
+static void committed_image(const StoreSeq *s, StoreSeq *out);
 
 static pthread_mutex_t seq_list_mu = PTHREAD_MUTEX_INITIALIZER;
 static StoreSeq **seqs;
@@ -88,6 +113,7 @@ void store__seq_reset(void)
     for (int i = 0; i < nseqs; i++) {
         pthread_mutex_destroy(&seqs[i]->mu);
         pthread_mutex_destroy(&seqs[i]->logmu);
+        free(seqs[i]->base);
         free(seqs[i]);
     }
     free(seqs);
@@ -96,11 +122,19 @@ void store__seq_reset(void)
     pthread_mutex_unlock(&seq_list_mu);
 }
 
-/* Live sequence by OID (NULL when absent). seq_list_mu held. */
+/* Whether s exists for transaction me (its own uncommitted DDL included). */
+static bool seq_visible(const StoreSeq *s, const StoreTxn *me)
+{
+    return !s->dead && (!s->create_txn || s->create_txn == me) && (!s->drop_txn || s->drop_txn != me);
+}
+
+/* Live sequence by OID visible to the calling thread's transaction (NULL
+ * when absent). seq_list_mu held. */
 static StoreSeq *find_oid_locked(uint32_t oid)
 {
+    StoreTxn *me = store__txn_current();
     for (int i = 0; i < nseqs; i++)
-        if (seqs[i]->oid == oid && !seqs[i]->dead)
+        if (seqs[i]->oid == oid && seq_visible(seqs[i], me))
             return seqs[i];
     return NULL;
 }
@@ -115,9 +149,10 @@ static StoreSeq *find_oid(uint32_t oid)
 
 static StoreSeq *find_name_locked(uint32_t dboid, const char *schema, const char *name)
 {
+    StoreTxn *me = store__txn_current();
     for (int i = 0; i < nseqs; i++) {
         StoreSeq *s = seqs[i];
-        if (!s->dead && s->dboid == dboid && strcmp(s->schema, schema) == 0 &&
+        if (seq_visible(s, me) && s->dboid == dboid && strcmp(s->schema, schema) == 0 &&
             strcmp(s->name, name) == 0)
             return s;
     }
@@ -227,12 +262,29 @@ static void seq_log(const SeqBuf *b)
     store_txn_commit(x);
 }
 
+/* The transaction whose buffer s's state records go to: s's uncommitted
+ * creator or rewriting alterer when that is the caller (the state exists
+ * only if it commits; its precommit writes the final image), else NULL (a
+ * transaction of their own, non-transactional as PostgreSQL's nextval). */
+__attribute__((noinline)) static StoreTxn *state_owner(const StoreSeq *s)
+{
+    StoreTxn *me = store__txn_current();
+    pthread_mutex_lock(&seq_list_mu);
+    bool mine = me && (s->create_txn == me || (s->alter_txn == me && s->alter_rewrite));
+    pthread_mutex_unlock(&seq_list_mu);
+    return mine ? me : NULL;
+}
+
 /* seq_log with s->mu held: released if the log raises. */
 static void seq_log_locked(StoreSeq *s, const SeqBuf *b)
 {
+    StoreTxn *own = state_owner(s);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        seq_log(b);
+        if (own && !store_g.replaying)
+            store__wal_add(own, WAL_SEQUENCE, b->bytes, b->len);
+        else
+            seq_log(b);
         err_pop(&jmp);
     } else {
         pthread_mutex_unlock(&s->mu);
@@ -341,11 +393,13 @@ void store__seq_checkpoint(StoreTxn *buf)
     if (ERR_TRY(jmp)) {
         for (int i = 0; i < nseqs; i++) {
             StoreSeq *s = seqs[i];
-            if (s->dead)
-                continue;
+            if (s->dead || s->create_txn)
+                continue;   /* committed sequences only */
             SeqBuf b = {.len = 0};
+            StoreSeq img;
             pthread_mutex_lock(&s->logmu);
-            rec_create(&b, s);
+            committed_image(s, &img);   /* a pending ALTER's definition is not committed */
+            rec_create(&b, &img);
             pthread_mutex_unlock(&s->logmu);
             store__wal_add(buf, WAL_SEQUENCE, b.bytes, b.len);
         }
@@ -357,7 +411,225 @@ void store__seq_checkpoint(StoreTxn *buf)
     pthread_mutex_unlock(&seq_list_mu);
 }
 
+/* ---- transactional DDL ---- */
+
+/* Fill m (may be NULL: nothing) with s's image (under s's mutexes). */
+static void image_fill(const StoreSeq *s, SeqImage *m, bool state)
+{
+    if (!m)
+        return;
+    *m = (SeqImage){.def = s->def, .last_value = s->last_value, .log_cnt = s->log_cnt,
+                    .is_called = s->is_called, .logged_value = s->logged_value,
+                    .logged_called = s->logged_called, .create_txn = s->create_txn,
+                    .drop_txn = s->drop_txn, .alter_txn = s->alter_txn,
+                    .alter_rewrite = s->alter_rewrite, .state = state};
+}
+
+/* The image others see and checkpoints write (logmu held): the committed
+ * one while an ALTER is pending (its state follows the live one unless
+ * that ALTER rewrites: non-rewriting ALTERs leave nextval non-transactional). */
+static void committed_image(const StoreSeq *s, StoreSeq *out)
+{
+    *out = *s;
+    if (s->alter_txn && s->base) {
+        out->def = s->base->def;
+        if (s->alter_rewrite) {
+            out->last_value = s->base->last_value;
+            out->log_cnt = s->base->log_cnt;
+            out->is_called = s->base->is_called;
+            out->logged_value = s->base->logged_value;
+            out->logged_called = s->base->logged_called;
+        }
+    }
+}
+
+/* Other transactions' nextval/setval wait while a DROP or ALTER of the
+ * sequence is pending (PostgreSQL's lock conflict), waking every 100 ms to
+ * honour a cancel. Returns the sequence (raises when it went away). */
+static StoreSeq *wait_ddl(uint32_t oid)
+{
+    StoreTxn *me = store__txn_current();
+    pthread_mutex_lock(&seq_list_mu);
+    for (;;) {
+        StoreSeq *s = find_oid_locked(oid);
+        if (!s) {
+            pthread_mutex_unlock(&seq_list_mu);
+            err_raise(ERRCODE_UNDEFINED_TABLE, "could not open relation with OID %u", oid);
+        }
+        bool busy = (s->drop_txn && s->drop_txn != me) || (s->alter_txn && s->alter_txn != me);
+        if (!busy) {
+            pthread_mutex_unlock(&seq_list_mu);
+            return s;
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&seq_cond, &seq_list_mu, &ts);
+        pthread_mutex_unlock(&seq_list_mu);
+        err_check_interrupts();
+        pthread_mutex_lock(&seq_list_mu);
+    }
+}
+
+/* Another transaction's DDL on s is pending (seq_list_mu held). */
+static bool ddl_busy(const StoreSeq *s, const StoreTxn *me)
+{
+    return (s->drop_txn && s->drop_txn != me) || (s->alter_txn && s->alter_txn != me) ||
+           (s->create_txn && s->create_txn != me);
+}
+
+/* A DDL change of s in the caller's transaction x: apply runs with s->mu,
+ * seq_list_mu and s->logmu held (it cannot fail) and fills the WAL record;
+ * the record goes into x's buffer and the change into x's catalog log with
+ * saved (the previous image, NULL for a CREATE; taken over). Another
+ * transaction's pending DDL on s → XX000 tuple concurrently updated
+ * (PostgreSQL waits for it, then raises the same once it committed). */
+typedef bool (*SeqApply)(StoreSeq *s, StoreTxn *x, void *arg, SeqBuf *rec, SeqImage *saved);
+
+static void ddl_change(StoreTxn *x, StoreSeq *s, SeqImage *saved, SeqApply apply, void *arg)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__cat_reserve(x);
+        err_pop(&jmp);
+    } else {
+        free(saved);
+        err_rethrow();
+    }
+    SeqBuf rec = {.len = 0};
+    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&seq_list_mu);
+    pthread_mutex_lock(&s->logmu);
+    bool busy = ddl_busy(s, x) || !apply(s, x, arg, &rec, saved);
+    pthread_mutex_unlock(&s->logmu);
+    pthread_mutex_unlock(&seq_list_mu);
+    pthread_mutex_unlock(&s->mu);
+    if (busy) {
+        free(saved);
+        err_raise(ERRCODE_INTERNAL_ERROR, "tuple concurrently updated");
+    }
+    uint64_t pos = store__wal_pos(x);
+    if (ERR_TRY(jmp)) {
+        store__wal_add(x, WAL_SEQUENCE, rec.bytes, rec.len);
+        err_pop(&jmp);
+    } else {
+        store__seq_cat_end(s, saved, x, false);   /* applied, not logged: put it back */
+        free(saved);
+        err_rethrow();
+    }
+    store__cat_push(x, CAT_SEQ, s, saved, pos);
+}
+
+/* Run a DDL change in the caller's transaction, or in one of its own
+ * (committed at once) when there is none. */
+static void ddl_run(StoreSeq *s, SeqImage *saved, SeqApply apply, void *arg)
+{
+    StoreTxn *cur = store__txn_current();
+    if (cur) {
+        ddl_change(cur, s, saved, apply, arg);
+        return;
+    }
+    if (!store_g.open || store_g.replaying) {
+        SeqBuf rec = {.len = 0};
+        pthread_mutex_lock(&s->mu);
+        pthread_mutex_lock(&seq_list_mu);
+        pthread_mutex_lock(&s->logmu);
+        (void)apply(s, NULL, arg, &rec, saved);
+        pthread_mutex_unlock(&s->logmu);
+        pthread_mutex_unlock(&seq_list_mu);
+        pthread_mutex_unlock(&s->mu);
+        free(saved);
+        return;
+    }
+    StoreTxn *x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        ddl_change(x, s, saved, apply, arg);
+        err_pop(&jmp);
+    } else {
+        store_txn_rollback(x);
+        err_rethrow();
+    }
+    store_txn_commit(x);
+}
+
+void store__seq_cat_end(void *obj, void *saved, StoreTxn *x, bool commit)
+{
+    StoreSeq *s = obj;
+    SeqImage *m = saved;
+    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&seq_list_mu);
+    pthread_mutex_lock(&s->logmu);
+    SeqImage *base_gone = NULL;
+    if (commit) {
+        if (s->create_txn == x)
+            s->create_txn = NULL;
+        if (s->alter_txn == x) {
+            s->alter_txn = NULL;
+            base_gone = s->base;
+            s->base = NULL;
+        }
+        if (s->drop_txn == x) {
+            s->drop_txn = NULL;
+            s->dead = true;
+        }
+    } else if (!m) {
+        s->dead = true;   /* its CREATE */
+    } else {
+        s->def = m->def;
+        if (m->state) {
+            s->last_value = m->last_value;
+            s->log_cnt = m->log_cnt;
+            s->is_called = m->is_called;
+            s->logged_value = m->logged_value;
+            s->logged_called = m->logged_called;
+            s->durable_left = 0;
+        }
+        s->create_txn = m->create_txn;
+        s->drop_txn = m->drop_txn;
+        s->alter_txn = m->alter_txn;
+        s->alter_rewrite = m->alter_rewrite;
+        if (!s->alter_txn) {
+            base_gone = s->base;
+            s->base = NULL;
+        }
+    }
+    pthread_cond_broadcast(&seq_cond);
+    pthread_mutex_unlock(&s->logmu);
+    pthread_mutex_unlock(&seq_list_mu);
+    pthread_mutex_unlock(&s->mu);
+    free(base_gone);
+}
+
+void store__seq_precommit(void *obj, StoreTxn *x)
+{
+    StoreSeq *s = obj;
+    SeqBuf b = {.len = 0};
+    pthread_mutex_lock(&seq_list_mu);
+    bool write = !s->dead && s->drop_txn != x && (s->create_txn == x || s->alter_txn == x);
+    pthread_mutex_unlock(&seq_list_mu);
+    if (!write)
+        return;
+    pthread_mutex_lock(&s->logmu);
+    rec_create(&b, s);   /* the state the values handed out so far need */
+    pthread_mutex_unlock(&s->logmu);
+    store__wal_add(x, WAL_SEQUENCE, b.bytes, b.len);
+}
+
 /* ---- catalog ---- */
+
+static bool apply_create(StoreSeq *s, StoreTxn *x, void *arg, SeqBuf *rec, SeqImage *saved)
+{
+    (void)arg;
+    (void)x;
+    (void)saved;
+    rec_create(rec, s);
+    return true;
+}
 
 uint32_t store_seq_create(const char *schema, const char *name, const StoreSeqDef *def)
 {
@@ -366,18 +638,26 @@ uint32_t store_seq_create(const char *schema, const char *name, const StoreSeqDe
     if (!store_schema_exists(schema))
         err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
     uint32_t db = store__session_db();
+    StoreTxn *me = store__txn_current();
     pthread_mutex_lock(&seq_list_mu);
     bool exists = find_name_locked(db, schema, name) != NULL;
+    for (int i = 0; i < nseqs && !exists; i++)   /* another transaction creating it */
+        exists = !seqs[i]->dead && seqs[i]->create_txn && seqs[i]->create_txn != me &&
+                 seqs[i]->dboid == db && strcmp(seqs[i]->schema, schema) == 0 &&
+                 strcmp(seqs[i]->name, name) == 0;
     pthread_mutex_unlock(&seq_list_mu);
     if (exists || store_table_lookup(schema, name))
         err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
     uint32_t oid = store__catalog_max_oid();
     StoreSeq *s = seq_add(oid, db, schema, name, def, def->start, false);
-    SeqBuf b = {.len = 0};
-    rec_create(&b, s);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        seq_log(&b);
+        if (me) {
+            pthread_mutex_lock(&seq_list_mu);
+            s->create_txn = me;   /* visible to me only until it commits */
+            pthread_mutex_unlock(&seq_list_mu);
+        }
+        ddl_run(s, NULL, apply_create, NULL);
         err_pop(&jmp);
     } else {
         s->dead = true;
@@ -397,6 +677,7 @@ uint32_t store_seq_lookup(const char *schema, const char *name)
 
 bool store_seq_info(uint32_t oid, StoreSeqInfo *out)
 {
+    StoreTxn *me = store__txn_current();
     StoreSeq *s = find_oid(oid);
     if (!s)
         return false;
@@ -404,10 +685,20 @@ bool store_seq_info(uint32_t oid, StoreSeqInfo *out)
     snprintf(out->schema, sizeof out->schema, "%s", s->schema);
     snprintf(out->name, sizeof out->name, "%s", s->name);
     pthread_mutex_lock(&s->mu);
-    out->def = s->def;
-    out->last_value = s->last_value;
-    out->log_cnt = s->log_cnt;
-    out->is_called = s->is_called;
+    pthread_mutex_lock(&seq_list_mu);
+    StoreSeq img;
+    if (s->alter_txn && s->alter_txn != me) {
+        pthread_mutex_lock(&s->logmu);
+        committed_image(s, &img);   /* another transaction's ALTER is not ours to see */
+        pthread_mutex_unlock(&s->logmu);
+    } else {
+        img = *s;
+    }
+    pthread_mutex_unlock(&seq_list_mu);
+    out->def = img.def;
+    out->last_value = img.last_value;
+    out->log_cnt = img.log_cnt;
+    out->is_called = img.is_called;
     pthread_mutex_unlock(&s->mu);
     return true;
 }
@@ -420,56 +711,116 @@ static StoreSeq *must_find(uint32_t oid)
     return s;
 }
 
-void store_seq_alter(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value)
+typedef struct AlterArg {
+    const StoreSeqDef *def;
+    bool restart, rewrite;
+    int64_t restart_value;
+    bool callers;   /* in the caller's transaction (not one of our own, committed at once) */
+} AlterArg;
+
+/* False (nothing changed) when the committed image has no room: another
+ * transaction's ALTER took it meanwhile (the caller raises XX000). */
+static bool apply_alter(StoreSeq *s, StoreTxn *x, void *arg, SeqBuf *rec, SeqImage *saved)
 {
-    StoreSeq *s = must_find(oid);
-    pthread_mutex_lock(&s->mu);
-    SeqBuf b = {.len = 0};
-    pthread_mutex_lock(&s->logmu);
-    s->def = *def;
-    if (restart) {
-        s->logged_value = restart_value;
+    const AlterArg *a = arg;
+    if (a->callers && s->create_txn != x && s->alter_txn != x && !s->base)
+        return false;
+    image_fill(s, saved, a->rewrite);
+    if (a->callers && s->create_txn != x && s->alter_txn != x) {
+        /* First change of a committed sequence: keep the committed image
+         * (s->base was allocated by store_seq_alter_ex). */
+        image_fill(s, s->base, true);
+        s->alter_txn = x;
+        s->alter_rewrite = false;
+    }
+    if (x && s->alter_txn == x && a->rewrite && !s->alter_rewrite && s->base) {
+        /* Until now the state was not transactional (OWNED BY only): what
+         * it is now is the committed state; the committed definition stays. */
+        StoreSeqDef committed = s->base->def;
+        image_fill(s, s->base, true);
+        s->base->def = committed;
+        s->alter_rewrite = true;
+    }
+    s->def = *a->def;
+    if (!a->rewrite) {
+        /* OWNED BY only: PostgreSQL leaves the sequence's tuple alone */
+        rec_create(rec, s);
+        return true;
+    }
+    if (a->restart) {
+        s->logged_value = a->restart_value;
         s->logged_called = false;
     } else if (s->log_cnt > 0 || s->logged_value != s->last_value) {
         /* the state restarts from what was handed out, not from the look-ahead */
         s->logged_value = s->last_value;
         s->logged_called = s->is_called;
     }
-    rec_create(&b, s);
-    pthread_mutex_unlock(&s->logmu);
-    if (restart) {
-        s->last_value = restart_value;
+    rec_create(rec, s);
+    if (a->restart) {
+        s->last_value = a->restart_value;
         s->is_called = false;
     }
     s->log_cnt = 0;
     s->durable_left = 0;
-    seq_log_locked(s, &b);
+    return true;
+}
+
+void store_seq_alter_ex(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value,
+                        bool rewrite)
+{
+    StoreSeq *s = must_find(oid);
+    StoreTxn *me = store__txn_current();
+    /* Room for the committed image (apply_alter runs under mutexes). */
+    SeqImage *room = store__malloc(sizeof *room);
+    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&seq_list_mu);
+    if (!s->base && me && s->create_txn != me && s->alter_txn != me) {
+        s->base = room;
+        room = NULL;
+    }
+    pthread_mutex_unlock(&seq_list_mu);
     pthread_mutex_unlock(&s->mu);
+    free(room);
+    SeqImage *saved = store__malloc(sizeof *saved);
+    AlterArg a = {def, restart, rewrite || restart, restart_value, me != NULL};
+    ddl_run(s, saved, apply_alter, &a);
+}
+
+void store_seq_alter(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value)
+{
+    store_seq_alter_ex(oid, def, restart, restart_value, true);
+}
+
+static bool apply_drop(StoreSeq *s, StoreTxn *x, void *arg, SeqBuf *rec, SeqImage *saved)
+{
+    (void)arg;
+    image_fill(s, saved, false);
+    if (x)
+        s->drop_txn = x;   /* hidden from x; dead at its commit */
+    else
+        s->dead = true;
+    buf_u8(rec, 'd');
+    buf_u32(rec, s->oid);
+    return true;
 }
 
 void store_seq_drop(uint32_t oid)
 {
-    pthread_mutex_lock(&seq_list_mu);
-    StoreSeq *s = find_oid_locked(oid);
-    if (s)
-        s->dead = true;
-    pthread_mutex_unlock(&seq_list_mu);
+    StoreSeq *s = find_oid(oid);
     if (!s)
         return;
-    SeqBuf b = {.len = 0};
-    buf_u8(&b, 'd');
-    buf_u32(&b, oid);
-    seq_log(&b);
+    ddl_run(s, store__malloc(sizeof(SeqImage)), apply_drop, NULL);
 }
 
 int store_seq_in_schema(const char *schema, bool unowned_only, uint32_t *oids, int max)
 {
     uint32_t db = store__session_db();
+    StoreTxn *me = store__txn_current();
     int n = 0;
     pthread_mutex_lock(&seq_list_mu);
     for (int i = 0; i < nseqs; i++) {
         const StoreSeq *q = seqs[i];
-        if (q->dead || q->dboid != db || strcmp(q->schema, schema) != 0 ||
+        if (!seq_visible(q, me) || q->dboid != db || strcmp(q->schema, schema) != 0 ||
             (unowned_only && q->def.owner_table != 0))
             continue;
         if (n < max)
@@ -482,10 +833,11 @@ int store_seq_in_schema(const char *schema, bool unowned_only, uint32_t *oids, i
 
 int store_seq_owned_by(uint32_t table_oid, uint32_t *oids, int max)
 {
+    StoreTxn *me = store__txn_current();
     int n = 0;
     pthread_mutex_lock(&seq_list_mu);
     for (int i = 0; i < nseqs; i++) {
-        if (seqs[i]->dead || seqs[i]->def.owner_table != table_oid || table_oid == 0)
+        if (!seq_visible(seqs[i], me) || seqs[i]->def.owner_table != table_oid || table_oid == 0)
             continue;
         if (n < max)
             oids[n] = seqs[i]->oid;
@@ -622,10 +974,26 @@ static int64_t step_ahead(const StoreSeqDef *d, int64_t v, int64_t steps, int64_
     return v;
 }
 
+/* s with its mu held and no other transaction's DDL pending on it (nextval
+ * and setval wait for that transaction to end, as PostgreSQL's lock). */
+static StoreSeq *lock_for_values(uint32_t oid)
+{
+    StoreTxn *me = store__txn_current();
+    for (;;) {
+        StoreSeq *s = wait_ddl(oid);
+        pthread_mutex_lock(&s->mu);
+        pthread_mutex_lock(&seq_list_mu);
+        bool busy = (s->drop_txn && s->drop_txn != me) || (s->alter_txn && s->alter_txn != me);
+        pthread_mutex_unlock(&seq_list_mu);
+        if (!busy)
+            return s;
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
 void store_seq_nextval(uint32_t oid, uint32_t n, int64_t *out)
 {
-    StoreSeq *s = must_find(oid);
-    pthread_mutex_lock(&s->mu);
+    StoreSeq *s = lock_for_values(oid);
     SeqFetch f = {.last = s->last_value, .log = s->log_cnt, .called = s->is_called};
     uint32_t got = 0;
     while (got < n && fetch_one(&s->def, &f, &out[got]))
@@ -660,8 +1028,7 @@ void store_seq_nextval(uint32_t oid, uint32_t n, int64_t *out)
 
 void store_seq_setval(uint32_t oid, int64_t value, bool is_called)
 {
-    StoreSeq *s = must_find(oid);
-    pthread_mutex_lock(&s->mu);
+    StoreSeq *s = lock_for_values(oid);
     if (value < s->def.min_value || value > s->def.max_value) {
         int64_t lo = s->def.min_value, hi = s->def.max_value;
         pthread_mutex_unlock(&s->mu);

@@ -6,8 +6,11 @@
  * Distinct values are estimated by linear counting over a 2^20-bit bitmap
  * of value hashes (exact enough below ~1 M distinct values, an estimate
  * above; PostgreSQL samples 30 000 rows instead). The result is kept with
- * the table under store_g.lock (not durable: ANALYZE again after a
- * restart).
+ * the table under store_g.lock once the analyzing transaction commits
+ * (PostgreSQL's pg_statistic is transactional too): a WAL_STATS record in
+ * its WAL buffer makes them durable with the commit, checkpoints write one
+ * per analyzed table, recovery restores them (store__stats_replay), so the
+ * planner sees the same statistics after a restart.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -111,11 +114,182 @@ static double distinct_estimate(const uint64_t *bitmap)
     return -(double)STATS_BITS * log((double)zeros / STATS_BITS);
 }
 
-static void publish(StoreTable *t, ColAcc *acc, uint64_t rows)
+/* Swap st in as t's statistics (its column array is taken over; the
+ * struct stays the caller's). */
+static void stats_install(StoreTable *t, StoreStats *st)
 {
-    StoreColumnStats *cols = store__calloc((size_t)(t->ncols ? t->ncols : 1), sizeof *cols);
+    store__lock();
+    StoreColumnStats *old = t->stats.cols;
+    t->stats = *st;
+    t->stats.valid = true;
+    store__unlock();
+    free(old);
+    st->cols = NULL;
+}
+
+/* ---- WAL_STATS: u32 oid, u64 rows, u32 ncols, per column: f64 null_frac,
+ * f64 n_distinct, u8 has_minmax, 8 bytes min, 8 bytes max (the Value
+ * union's first 8 bytes: every fixed-width type) ---- */
+
+#define STATS_COL_BYTES (8 + 8 + 1 + 8 + 8)
+
+static size_t stats_encode(uint8_t **out, uint32_t oid, const StoreStats *st)
+{
+    size_t len = 16 + (size_t)st->ncols * STATS_COL_BYTES;
+    uint8_t *p = store__malloc(len);
+    *out = p;
+    uint32_t n = (uint32_t)st->ncols;
+    memcpy(p, &oid, 4);
+    memcpy(p + 4, &st->rows, 8);
+    memcpy(p + 12, &n, 4);
+    p += 16;
+    for (int c = 0; c < st->ncols; c++) {
+        const StoreColumnStats *s = &st->cols[c];
+        memcpy(p, &s->null_frac, 8);
+        memcpy(p + 8, &s->n_distinct, 8);
+        p[16] = s->has_minmax;
+        memcpy(p + 17, &s->min.u, 8);
+        memcpy(p + 25, &s->max.u, 8);
+        p += STATS_COL_BYTES;
+    }
+    return len;
+}
+
+void store__stats_replay(const uint8_t *payload, size_t len)
+{
+    uint32_t oid, n;
+    uint64_t rows;
+    if (len < 16)
+        err_raise(ERRCODE_DATA_CORRUPTED, "invalid statistics record in the write-ahead log");
+    memcpy(&oid, payload, 4);
+    memcpy(&rows, payload + 4, 8);
+    memcpy(&n, payload + 12, 4);
+    if (n > 100000 || len != 16 + (size_t)n * STATS_COL_BYTES)
+        err_raise(ERRCODE_DATA_CORRUPTED, "invalid statistics record in the write-ahead log");
+    StoreTable *t = store_table_lookup_oid(oid);
+    if (!t)
+        return;  /* dropped later in the same log: nothing to restore */
+    StoreStats *st = store__calloc(1, sizeof *st);
+    st->cols = store__calloc(n ? n : 1, sizeof *st->cols);
+    st->ncols = (int)n;
+    st->rows = rows;
+    const uint8_t *p = payload + 16;
+    for (uint32_t c = 0; c < n; c++, p += STATS_COL_BYTES) {
+        StoreColumnStats *s = &st->cols[c];
+        memcpy(&s->null_frac, p, 8);
+        memcpy(&s->n_distinct, p + 8, 8);
+        s->has_minmax = p[16];
+        memcpy(&s->min.u, p + 17, 8);
+        memcpy(&s->max.u, p + 25, 8);
+    }
+    stats_install(t, st);
+    free(st);
+}
+
+typedef struct StatsCkpt {
+    StoreTxn *buf;
+    bool oom;
+} StatsCkpt;
+
+static void ckpt_table(StoreTable *t, void *arg)
+{
+    StatsCkpt *c = arg;
+    if (c->oom || t->view_sql)
+        return;
+    store__lock();
+    StoreStats copy = t->stats;
+    StoreColumnStats *cols = copy.valid ? malloc((size_t)(copy.ncols ? copy.ncols : 1) * sizeof *cols) : NULL;
+    if (cols)
+        memcpy(cols, copy.cols, (size_t)copy.ncols * sizeof *cols);
+    store__unlock();
+    if (!copy.valid)
+        return;
+    if (!cols) {
+        c->oom = true;
+        return;
+    }
+    copy.cols = cols;
+    uint8_t *rec = NULL;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        size_t len = stats_encode(&rec, t->oid, &copy);
+        store__wal_add(c->buf, WAL_STATS, rec, len);
+        err_pop(&jmp);
+    } else {
+        c->oom = true;
+        err_clear();
+    }
+    free(rec);
+    free(cols);
+}
+
+void store__stats_checkpoint(StoreTxn *buf)
+{
+    StatsCkpt c = {buf, false};
+    store__table_visit(ckpt_table, &c);
+    if (c.oom)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+}
+
+void store__stats_cat_end(void *obj, void *saved, StoreTxn *x, bool commit)
+{
+    (void)x;
+    StoreStats *st = saved;   /* the struct is freed by catalog_txn.c */
+    if (commit && !((StoreTable *)obj)->data_freed)
+        stats_install(obj, st);
+    free(st->cols);
+}
+
+typedef struct StatsLog {
+    uint8_t *rec;
+    StoreStats *st;   /* NULL once the transaction's log owns it */
+} StatsLog;
+
+static void stats_log_try(StoreTable *t, StoreTxn *x, StatsLog *h)
+{
+    store__cat_reserve(x);
+    size_t len = stats_encode(&h->rec, t->oid, h->st);
+    uint64_t pos = store__wal_pos(x);
+    store__wal_add(x, WAL_STATS, h->rec, len);
+    store__cat_push(x, CAT_STATS, t, h->st, pos);
+    h->st = NULL;
+}
+
+/* Log st (taken over) in x's buffer and install it at x's commit. */
+static void stats_log(StoreTable *t, StoreTxn *x, StoreStats *st)
+{
+    StatsLog h = {NULL, st};
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        stats_log_try(t, x, &h);
+        err_pop(&jmp);
+    } else {
+        free(h.rec);
+        if (h.st)
+            free(h.st->cols);
+        free(h.st);
+        err_rethrow();
+    }
+    free(h.rec);
+}
+
+/* The statistics gathered (malloc'd) become t's at txn's commit: logged in
+ * its WAL buffer, installed by store__stats_cat_end (PostgreSQL's
+ * pg_statistic rows are transactional too). Without a transaction (or
+ * during recovery), installed at once and logged in one of their own. */
+static void publish(StoreTable *t, StoreTxn *txn, ColAcc *acc, uint64_t rows)
+{
+    StoreStats *st = store__calloc(1, sizeof *st);
+    st->cols = calloc((size_t)(t->ncols ? t->ncols : 1), sizeof *st->cols);
+    if (!st->cols) {
+        free(st);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    st->ncols = t->ncols;
+    st->rows = rows;
+    st->valid = true;
     for (int c = 0; c < t->ncols; c++) {
-        StoreColumnStats *s = &cols[c];
+        StoreColumnStats *s = &st->cols[c];
         s->null_frac = rows ? (double)acc[c].nulls / (double)rows : 0;
         double nd = rows > acc[c].nulls ? distinct_estimate(acc[c].bitmap) : 0;
         uint64_t nonnull = rows - acc[c].nulls;
@@ -127,13 +301,25 @@ static void publish(StoreTable *t, ColAcc *acc, uint64_t rows)
         s->min = acc[c].min;
         s->max = acc[c].max;
     }
-    store__lock();
-    StoreColumnStats *old = t->stats.cols;
-    t->stats.cols = cols;
-    t->stats.rows = rows;
-    t->stats.valid = true;
-    store__unlock();
-    free(old);
+    if (store_g.replaying || !store_g.open) {
+        stats_install(t, st);
+        free(st);
+        return;
+    }
+    if (txn && txn->active) {
+        stats_log(t, txn, st);
+        return;
+    }
+    StoreTxn *x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        stats_log(t, x, st);
+        err_pop(&jmp);
+    } else {
+        store_txn_rollback(x);
+        err_rethrow();
+    }
+    store_txn_commit(x);
 }
 
 void store_table_analyze(StoreTable *t, StoreTxn *txn)
@@ -159,7 +345,7 @@ void store_table_analyze(StoreTable *t, StoreTxn *txn)
             err_check_interrupts();
         }
         store_scan_end(s);
-        publish(t, acc, rows);
+        publish(t, txn, acc, rows);
         err_pop(&jmp);
     } else {
         mem_arena_destroy(arena);
@@ -171,7 +357,7 @@ void store_table_analyze(StoreTable *t, StoreTxn *txn)
 bool store_table_stats(StoreTable *t, int col, StoreColumnStats *out, uint64_t *rows)
 {
     store__lock();
-    bool ok = t->stats.valid && col >= 0 && col < t->ncols;
+    bool ok = t->stats.valid && col >= 0 && col < t->stats.ncols;
     if (ok) {
         *out = t->stats.cols[col];
         if (rows)

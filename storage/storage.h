@@ -172,7 +172,7 @@ void store_schema_drop(const char *name, bool cascade);
 /* Name of the i-th schema of the session's database; NULL past the end. */
 const char *store_schema_at(int idx);
 
-/* ---- roles (global, durable, not transactional) ---- */
+/* ---- roles (global, durable, transactional: storage/roles.c) ---- */
 /* Attributes of a role. In store_role_alter, -1 / NULL fields stay as they
  * are; in store_role_create_ex they take PostgreSQL's defaults (no
  * superuser, no login unless the caller says so). */
@@ -266,10 +266,14 @@ bool store_row_fetch(StoreTable *t, StoreTxn *txn, uint64_t rowid, int ncols, co
 /* Point lookup by primary key: key[i] is the value of pkey column i. The
  * locator of the version visible to txn's snapshot, false when none. */
 bool store_table_lookup_key(StoreTable *t, StoreTxn *txn, const Value *key, uint64_t *rowid);
-/* TRUNCATE: every row deleted, transactionally (a rollback restores them). */
+/* TRUNCATE: every row goes, transactionally (a rollback restores them): the
+ * table is held exclusively until the transaction ends (other transactions'
+ * scans wait), and at commit a new, empty generation replaces its rows, index
+ * and runs (storage/truncate.c). */
 void store_table_truncate(StoreTable *t, StoreTxn *txn);
-/* COPY FROM: append a batch as store_table_append does (same checks);
- * bulk loads may write sorted runs directly instead of the memtable. */
+/* COPY FROM: append a batch as store_table_append does (same checks); a
+ * load past 64K rows at a row group boundary writes its rows into a run file
+ * and logs one small record at commit instead of the rows (storage/bulk.c). */
 void store_table_bulk_load(StoreTable *t, StoreTxn *txn, const Batch *batch);
 
 /* ---- ALTER TABLE ---- */
@@ -290,7 +294,8 @@ typedef struct StoreColumnStats {
     Value min, max;
 } StoreColumnStats;
 /* ANALYZE t as seen by txn: row count, per column null fraction, distinct
- * estimate, min/max; kept with the table (not durable yet). */
+ * estimate, min/max; kept with the table once txn commits (at once when
+ * txn is NULL), durable (WAL, checkpoints). */
 void store_table_analyze(StoreTable *t, StoreTxn *txn);
 /* Statistics of the last ANALYZE; false when never analyzed. *rows the row
  * count then. */
@@ -298,8 +303,10 @@ bool store_table_stats(StoreTable *t, int col, StoreColumnStats *out, uint64_t *
 
 /* ---- sequences (storage/sequence.c; issue 4) ----
  * Relations of their own kind, per database, named in the same namespace as
- * tables. CREATE/ALTER/DROP SEQUENCE take effect at once (they are not undone
- * by a rollback) and nextval/setval are not transactional, as PostgreSQL's.
+ * tables. CREATE/ALTER/DROP SEQUENCE join the calling thread's transaction
+ * (undone by its rollback, invisible to others until it commits; others'
+ * nextval/setval wait while an ALTER or DROP is pending), while
+ * nextval/setval are not transactional, as PostgreSQL's.
  * Durable: every change is logged; nextval logs ahead (STORE_SEQ_LOG_VALS
  * values per WAL record, as PostgreSQL's SEQ_LOG_VALS), so no value is ever
  * handed out twice, across restarts and crashes. */
@@ -331,6 +338,12 @@ bool store_seq_info(uint32_t oid, StoreSeqInfo *out);
 /* Replace the definition; restart: last_value = restart_value, is_called false. */
 void store_seq_alter(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value);
 void store_seq_drop(uint32_t oid);
+/* ALTER SEQUENCE in the caller's transaction: rewrite = an option other
+ * than OWNED BY was given, so a rollback also restores the state
+ * (last_value, is_called) as it was before, as PostgreSQL's new relfilenode;
+ * without it only the definition goes back. store_seq_alter = rewrite. */
+void store_seq_alter_ex(uint32_t oid, const StoreSeqDef *def, bool restart, int64_t restart_value,
+                        bool rewrite);
 /* The next n values into out (logged ahead before they are returned);
  * 2200H nextval: reached maximum/minimum value of sequence "s" (N). Sets
  * the calling thread's (session's) currval of oid and lastval. */

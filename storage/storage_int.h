@@ -113,6 +113,7 @@ typedef struct StorePkIndex {
 /* Statistics of the last ANALYZE (mvcc.c). */
 typedef struct StoreStats {
     bool valid;
+    int ncols;               /* columns analyzed (ADD COLUMN may come after) */
     uint64_t rows;
     StoreColumnStats *cols;  /* ncols; min/max strings not kept */
 } StoreStats;
@@ -215,6 +216,12 @@ struct StoreTable {
     StoreRunRef *run_cur;        /* under store_g.lock; never NULL while data is held */
     pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY) */
     atomic_bool vacuum_full;     /* VACUUM asked: next checkpoint rewrites all rows (vacuum.c) */
+    /* Uncommitted TRUNCATE (truncate.c), under store_g.lock: its transaction
+     * (other transactions' scans wait), the first row of the new generation
+     * (a multiple of STORE_GROUP_ROWS) and the heap block its strings start in. */
+    StoreTxn *trunc_txn;
+    uint64_t trunc_row;
+    StoreHeapBlock *trunc_block;
     struct StoreTable *next_all;  /* every table ever created, for store_close */
 };
 
@@ -230,6 +237,7 @@ typedef enum StoreUndoKind {
     UNDO_DROP_SCHEMA,   /* schema index `from` marked dropped by us */
     UNDO_ADD_PKEY,      /* primary key added to table (old NOT NULL flags in pk_prev_not_null) */
     UNDO_ADD_COLUMN,    /* column added to table (ncols was `from`) */
+    UNDO_TRUNCATE,      /* table truncated: rows were [0, from), padded to `to`; aux (truncate.c) */
 } StoreUndoKind;
 
 typedef struct StoreUndo {
@@ -237,6 +245,7 @@ typedef struct StoreUndo {
     StoreTable *table;
     uint64_t from, to;
     StoreHeapMark heap_mark;  /* UNDO_INSERT: heap position before the rows */
+    void *aux;                /* UNDO_TRUNCATE: what its undo restores (truncate.c) */
 } StoreUndo;
 
 typedef struct StoreSavepointMark {
@@ -281,6 +290,10 @@ struct StoreTxn {
     StoreTxn *next_live;
     StoreTxn *prev_live;
     StoreTxn *next_free;
+    struct StoreBulk *bulk;   /* bulk loads writing runs (bulk.c) */
+    bool bulk_sealing;
+    struct StoreCatUndo *cat_undo;  /* catalog_txn.c: roles, sequences, statistics changed */
+    int ncat_undo, cap_cat_undo;
 };
 
 struct StoreScan {
@@ -435,6 +448,8 @@ void store__undo_rollback(StoreTxn *txn, int keep);
 void store__undo_commit(StoreTxn *txn, uint64_t seq);
 /* Append rows of b as store_table_append does, with the write lock held. */
 void store__append_locked(StoreTable *t, StoreTxn *txn, const Batch *b);
+/* The same without its WAL record (bulk.c logs the rows); returns the first row. */
+uint64_t store__append_nowal(StoreTable *t, StoreTxn *txn, const Batch *b);
 void store__stats_free(StoreTable *t);
 /* Recovery: mark row deleted by x with successor next + 1 (0 = none). */
 void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1);
@@ -497,6 +512,10 @@ enum {
     WAL_TABLE_DELS,    /* checkpoints only: u32 oid, u64 n, n × (u64 from, u64 to) deleted rows */
     /* sequences: a fixed number, clear of additions above; payload in sequence.c */
     WAL_SEQUENCE = 40,
+    WAL_ROLE = 41,     /* roles.c: u8 op ('c' create or replace, 'd' drop, 'R' reset), payload there */
+    WAL_STATS = 42,    /* stats.c: ANALYZE's statistics of one table, payload there */
+    WAL_TRUNCATE = 50, /* truncate.c: u32 oid; the table's rows go at COMMIT */
+    WAL_BULK_RUN = 51, /* bulk.c: u32 oid, u64 gen, u64 first, u64 end: rows in a bulk run */
 };
 /* Add a record to txn's WAL buffer (nothing during recovery). */
 void store__wal_add(StoreTxn *txn, uint8_t type, const void *payload, size_t len);
@@ -598,6 +617,54 @@ void store__run_free_all(StoreTable *t);
 /* Whether checkpoint/<gen>.<oid>.run is open (must not be removed). */
 bool store__run_is_live(uint64_t gen, uint32_t oid);
 
+/* ---- truncate.c ---- */
+/* TRUNCATE t in x (also WAL replay): waits like DROP TABLE, hides every row
+ * from x, logs WAL_TRUNCATE; the rows go at commit. */
+void store__truncate(StoreTable *t, StoreTxn *x);
+void store__undo_truncate(StoreTable *t, StoreUndo *u);
+void store__truncate_undo_free(StoreUndo *u);
+/* Commit of a transaction with UNDO_TRUNCATE entries: prepare (excludes
+ * checkpoints unless *excluded, sets it; waits, allocates; may raise, and
+ * then ends the exclusion; NULL = no TRUNCATE) before the WAL commit, swap
+ * the new generations in after it (never raises); the caller ends the
+ * exclusion after the swap (abort: after a failed WAL commit). */
+typedef struct StoreTruncSwap StoreTruncSwap;
+StoreTruncSwap *store__truncate_prepare(StoreTxn *x, bool *excluded);
+void store__truncate_swap(StoreTruncSwap *sw);
+void store__truncate_abort(StoreTruncSwap *sw);
+/* txn.c: TRUNCATE's wait: t's write lock, no other transaction scanning
+ * (55006 when me does); then t->trunc_txn = me: others' scans wait. */
+void store__txn_wait_truncate(StoreTxn *me, StoreTable *t);
+/* txn.c: wait until no scan without a transaction reads t. */
+void store__txn_wait_notxn_scans(StoreTable *t);
+/* table.c: start a new heap block (later strings apart from older ones);
+ * free row groups [from, to) of t (headers and data arrays). */
+void store__heap_new_block(StoreHeap *h);
+void store__groups_free(StoreTable *t, uint64_t from, uint64_t to);
+
+/* ---- bulk.c ---- */
+/* A COPY past STORE_BULK_RUN_ROWS rows writes its rows to a run file as it
+ * loads, and the WAL gets one WAL_BULK_RUN record instead of the rows. */
+#define STORE_BULK_RUN_ROWS (64u * 1024)
+/* Finish x's open bulk loads: write their records (run file fsync'd, or the
+ * rows as INSERT records when small). Before any other record of x, a
+ * savepoint and COMMIT (may raise). */
+void store__bulk_seal(StoreTxn *x);
+/* After the commit as seq (checkpoints excluded): the runs join their tables. */
+void store__bulk_install(StoreTxn *x, uint64_t seq);
+/* TRUNCATE of t in x: x's loads of t are sealed and never installed. */
+void store__bulk_truncated(StoreTxn *x, StoreTable *t);
+/* After a checkpoint of sequence seq: remove bulk files nothing needs. */
+void store__bulk_gc(uint64_t seq);
+/* Recovery, first: forget the file registry (replay rebuilds it). */
+void store__bulk_forget_all(void);
+/* Rollback: every bulk run file of x goes; cut: those logged at or after pos. */
+void store__bulk_abort(StoreTxn *x);
+void store__bulk_cut(StoreTxn *x, uint64_t pos);
+/* Recovery: WAL_BULK_RUN; at the end, run files no table attached go. */
+void store__bulk_replay(StoreTable *t, StoreTxn *x, uint64_t gen, uint64_t first, uint64_t end);
+void store__bulk_cleanup(void);
+
 /* ---- vacuum.c ---- */
 /* The oldest snapshot any running transaction holds or any later one can
  * take: a deletion committed at or before it is seen by nobody ("dead"). */
@@ -623,5 +690,50 @@ void store__run_retire(StoreTable *t, void **ptrs, size_t n);
 /* ---- roles.c ---- */
 void store__roles_load(const char *data_dir);
 void store__roles_free(void);
+/* Recovery: apply a WAL_ROLE record. Checkpoint (commits held back): the
+ * committed roles as WAL_ROLE records into buf. */
+void store__role_replay(const uint8_t *payload, size_t len);
+void store__role_checkpoint(StoreTxn *buf);
+
+/* ---- catalog_txn.c: transactional roles, sequences and statistics ----
+ * A change to one of those objects inside a transaction pushes an entry
+ * (the object, a malloc'd image of what it was, the txn's WAL position
+ * before the change's record); commit finishes the entries in order,
+ * rollback (or ROLLBACK TO: the WAL cut back past an entry's position)
+ * undoes them newest first. The hooks below are one-line calls in wal.c
+ * and txn.c. */
+typedef enum StoreCatKind { CAT_ROLE, CAT_SEQ, CAT_STATS } StoreCatKind;
+typedef struct StoreCatUndo {
+    StoreCatKind kind;
+    uint64_t wal_pos;
+    void *obj;
+    void *saved;   /* malloc'd; freed when the entry ends */
+} StoreCatUndo;
+/* Room for one more entry (may raise 53200): call before changing anything.
+ * Then push (cannot fail) once the change and its WAL record are done; pos
+ * is store__wal_pos before the record; saved (malloc'd or NULL) is owned by
+ * the log from then on. */
+void store__cat_reserve(StoreTxn *x);
+void store__cat_push(StoreTxn *x, StoreCatKind kind, void *obj, void *saved, uint64_t pos);
+/* store__wal_commit, before the records are written: final records (sequences). */
+void store__cat_precommit(StoreTxn *x);
+/* store__wal_commit, after the write, before publication: finish every entry. */
+void store__cat_commit(StoreTxn *x);
+/* txn end: entries still there are undone (rollback) or finished (a commit
+ * that wrote no WAL: the store is not open). */
+void store__cat_end(StoreTxn *x, bool commit);
+/* store__wal_cut: undo the entries logged at or past pos (ROLLBACK TO). */
+void store__cat_cut(StoreTxn *x, uint64_t pos);
+/* store_close (store__txn_free_all): free the log and its images, undoing nothing. */
+void store__cat_free(StoreTxn *x);
+/* Per module (roles.c, sequence.c, stats.c): finish / undo one entry. */
+void store__role_cat_end(void *obj, void *saved, StoreTxn *x, bool commit);
+void store__seq_cat_end(void *obj, void *saved, StoreTxn *x, bool commit);
+void store__seq_precommit(void *obj, StoreTxn *x);
+void store__stats_cat_end(void *obj, void *saved, StoreTxn *x, bool commit);
+/* stats.c: recovery applies a WAL_STATS record; checkpoints write one per
+ * analyzed committed table (after the CREATE_TABLE records). */
+void store__stats_replay(const uint8_t *payload, size_t len);
+void store__stats_checkpoint(StoreTxn *buf);
 
 #endif

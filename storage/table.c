@@ -90,14 +90,19 @@ static void heap_free_blocks(StoreHeapBlock *b, const StoreHeapBlock *stop)
     }
 }
 
-void store__table_free_data(StoreTable *t)
+void store__groups_free(StoreTable *t, uint64_t from, uint64_t to)
 {
-    for (uint64_t g = 0; g < t->ngroups; g++) {
+    for (uint64_t g = from; g < to; g++) {
         StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
         for (int c = grp->ncols_inline; c < t->ncols; c++)
             free(grp->chunks[c].data);  /* NULL when cold (cold.c) */
         free(grp);  /* header, chunks and stamps are one allocation */
     }
+}
+
+void store__table_free_data(StoreTable *t)
+{
+    store__groups_free(t, 0, t->ngroups);
     for (int s = 0; t->dir && s < STORE_DIR_TOP && t->dir[s]; s++)
         free(t->dir[s]);
     free(t->dir);  /* the header may outlive the rows (dropped tables): keep it small */
@@ -151,6 +156,15 @@ static void heap_reserve(StoreHeap *h, size_t bytes)
     StoreHeapBlock *b = store__malloc(sizeof *b + size);
     b->prev = h->head;
     b->size = size;
+    b->used = 0;
+    h->head = b;
+}
+
+void store__heap_new_block(StoreHeap *h)
+{
+    StoreHeapBlock *b = store__malloc(sizeof *b + STORE_HEAP_BLOCK);
+    b->prev = h->head;
+    b->size = STORE_HEAP_BLOCK;
     b->used = 0;
     h->head = b;
 }
@@ -609,7 +623,7 @@ __attribute__((noinline)) static void append_try(StoreTable *t, StoreTxn *x, con
     }
 }
 
-void store__append_locked(StoreTable *t, StoreTxn *x, const Batch *b)
+uint64_t store__append_nowal(StoreTable *t, StoreTxn *x, const Batch *b)
 {
     uint64_t base = atomic_load_explicit(&t->nrows, memory_order_relaxed);
     store__undo_push(x, (StoreUndo){.kind = UNDO_INSERT, .table = t, .from = base, .to = base,
@@ -617,6 +631,12 @@ void store__append_locked(StoreTable *t, StoreTxn *x, const Batch *b)
     int slot = x->nundo - 1;
     append_try(t, x, b, base, slot);
     x->undo[slot].to = base + b->count;
+    return base;
+}
+
+void store__append_locked(StoreTable *t, StoreTxn *x, const Batch *b)
+{
+    uint64_t base = store__append_nowal(t, x, b);
     store__wal_insert(x, t, base, b, t->ncols);
 }
 

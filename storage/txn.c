@@ -93,6 +93,8 @@ StoreTxn *store_txn_begin(void)
     x->waiting_on = NULL;
     x->waiting_drop = false;
     x->next_free = NULL;
+    x->bulk = NULL;
+    x->bulk_sealing = false;
     store__lock();
     txn_link_live(x);
     store__unlock();
@@ -244,6 +246,23 @@ void store__txn_scan_register(StoreTxn *x, StoreTable *t)
         store__unlock();
         err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
     }
+    while (x && t->trunc_txn && t->trunc_txn != x) {
+        /* An uncommitted TRUNCATE holds t exclusively (truncate.c). */
+        x->waiting_on = t;
+        x->waiting_drop = false;
+        if (txn_deadlocked(x) || interrupt_pending()) {
+            x->waiting_on = NULL;
+            store__unlock();
+            err_check_interrupts();
+            raise_deadlock(t);
+        }
+        txn_sleep();
+        x->waiting_on = NULL;
+        if (t->dropped) {
+            store__unlock();
+            err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
+        }
+    }
     if (x)
         txn_ref_get(x, t)->nscans++;
     else
@@ -287,16 +306,24 @@ StoreTxn *store__txn_current(void)
     return me && me->active && pthread_equal(me->thread, pthread_self()) ? me : NULL;
 }
 
-void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
+static _Noreturn void raise_in_use(const StoreTable *t, const char *verb)
+{
+    err_raise(ERRCODE_OBJECT_IN_USE,
+              "cannot %s \"%s\" because it is being used by active queries in this session", verb,
+              t->name);
+}
+
+/* DROP TABLE's and TRUNCATE's wait (an ACCESS EXCLUSIVE lock): t's write
+ * lock, then no other transaction scanning t. Truncate: t->trunc_txn = me
+ * in the same critical section, so no scan of another transaction begins. */
+static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool truncate)
 {
     store__lock();
     StoreTxnRef *own = txn_ref_find(me, t);
     bool scanning = own && own->nscans > 0;
     store__unlock();
     if (scanning)
-        err_raise(ERRCODE_OBJECT_IN_USE,
-                  "cannot DROP TABLE \"%s\" because it is being used by active queries in this session",
-                  t->name);
+        raise_in_use(t, verb);
     /* The write lock: no other writer until we end. */
     store__txn_acquire_write(me, t);
     store__lock();
@@ -307,10 +334,11 @@ void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
     StoreTxnRef *mine = txn_ref_find(me, t);
     if (mine && mine->nscans > 0) {
         store__unlock();
-        err_raise(ERRCODE_OBJECT_IN_USE,
-                  "cannot DROP TABLE \"%s\" because it is being used by active queries in this session",
-                  t->name);
+        raise_in_use(t, verb);
     }
+    StoreTxn *prev_trunc = t->trunc_txn;  /* NULL, or me (a second TRUNCATE) */
+    if (truncate)
+        t->trunc_txn = me;  /* others' new scans wait from now on */
     t->dropping = true;
     while (t->nscans_notxn > 0 || others_scan(t, me)) {
         me->waiting_on = t;
@@ -319,6 +347,8 @@ void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
         if (deadlock || interrupt_pending()) {
             me->waiting_on = NULL;
             t->dropping = false;
+            t->trunc_txn = prev_trunc;
+            pthread_cond_broadcast(&store_g.cond);
             store__unlock();
             err_check_interrupts();
             raise_deadlock(t);
@@ -327,6 +357,24 @@ void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
         me->waiting_on = NULL;
     }
     t->dropping = false;
+    store__unlock();
+}
+
+void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
+{
+    wait_exclusive(me, t, "DROP TABLE", false);
+}
+
+void store__txn_wait_truncate(StoreTxn *me, StoreTable *t)
+{
+    wait_exclusive(me, t, "TRUNCATE", true);
+}
+
+void store__txn_wait_notxn_scans(StoreTable *t)
+{
+    store__lock();
+    while (t->nscans_notxn > 0)
+        txn_sleep();
     store__unlock();
 }
 
@@ -362,14 +410,48 @@ static void free_unused_dropped(StoreTable *t)
         store__table_free_data(t);
 }
 
+/* The WAL commit of txn_end (stamps rows, finishes DDL; may raise before
+ * any change, then the exclusion ends and the swap is dropped). */
+__attribute__((noinline)) static uint64_t txn_commit_wal(StoreTxn *x, StoreTruncSwap *sw,
+                                                        bool excl)
+{
+    uint64_t seq = 0;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        seq = store__wal_commit(x);
+        err_pop(&jmp);
+    } else {
+        store__truncate_abort(sw);
+        if (excl)
+            store__checkpoint_exclude(false);
+        err_rethrow();
+    }
+    return seq;
+}
+
 static void txn_end(StoreTxn *x, bool commit)
 {
     if (!x || !x->active)
         return;
-    if (commit)
-        store__wal_commit(x);  /* stamps rows, finishes DDL (may raise before any change) */
-    else
+    if (commit) {
+        store__bulk_seal(x);  /* bulk loads: run files fsync'd, their records (bulk.c) */
+        /* Bulk runs join their tables, TRUNCATE swaps generations: both with
+         * checkpoints kept out (they read and install runs), from before the
+         * commit until done. */
+        bool excl = x->bulk != NULL;
+        if (excl)
+            store__checkpoint_exclude(true);
+        StoreTruncSwap *sw = store__truncate_prepare(x, &excl);  /* may raise */
+        uint64_t seq = txn_commit_wal(x, sw, excl);
+        store__truncate_swap(sw);
+        store__bulk_install(x, seq);
+        if (excl)
+            store__checkpoint_exclude(false);
+    } else {
         store__undo_rollback(x, 0);
+        store__bulk_abort(x);  /* bulk run files go */
+    }
+    store__cat_end(x, commit);  /* catalog_txn.c: entries left (rollback; commit with no WAL) */
     x->nundo = x->nsaves = 0;
     x->wal_len = 0;
     store__wal_spill_close(x);
@@ -423,11 +505,16 @@ void store__txn_free_all(void)
     StoreTxn *x = store_g.live_txns;
     while (x) {
         StoreTxn *next = x->next_live;
+        store__bulk_abort(x);  /* an open load's run file (recovery would remove it) */
+        for (int i = 0; i < x->nundo; i++)
+            if (x->undo[i].kind == UNDO_TRUNCATE)
+                store__truncate_undo_free(&x->undo[i]);
         free(x->refs);
         free(x->undo);
         free(x->saves);
         free(x->wal);
         store__wal_spill_close(x);
+        store__cat_free(x);   /* catalog_txn.c */
         free(x);
         x = next;
     }
@@ -435,11 +522,16 @@ void store__txn_free_all(void)
     x = store_g.free_txns;
     while (x) {
         StoreTxn *next = x->next_free;
+        store__bulk_abort(x);  /* an open load's run file (recovery would remove it) */
+        for (int i = 0; i < x->nundo; i++)
+            if (x->undo[i].kind == UNDO_TRUNCATE)
+                store__truncate_undo_free(&x->undo[i]);
         free(x->refs);
         free(x->undo);
         free(x->saves);
         free(x->wal);
         store__wal_spill_close(x);
+        store__cat_free(x);   /* catalog_txn.c */
         free(x);
         x = next;
     }

@@ -111,11 +111,15 @@ static void wal_maybe_spill(StoreTxn *x)
 
 uint64_t store__wal_pos(const StoreTxn *x)
 {
+    if (x->bulk && !x->bulk_sealing)
+        store__bulk_seal((StoreTxn *)x);  /* a position after any bulk load's record */
     return x->wal_spilled + x->wal_len;
 }
 
 void store__wal_cut(StoreTxn *x, uint64_t pos)
 {
+    store__cat_cut(x, pos);  /* roles, sequences, statistics changed past pos (catalog_txn.c) */
+    store__bulk_cut(x, pos); /* bulk loads undone: their run files go (bulk.c) */
     if (pos >= x->wal_spilled) {
         x->wal_len = (size_t)(pos - x->wal_spilled);
         return;
@@ -153,6 +157,8 @@ void store__wal_add(StoreTxn *x, uint8_t type, const void *payload, size_t len)
 {
     if (store_g.replaying || !x)
         return;
+    if (x->bulk && !x->bulk_sealing)
+        store__bulk_seal(x);  /* a bulk load's record comes before any later one */
     if (len > UINT32_MAX - 64)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "WAL record too large");
     wal_maybe_spill(x);
@@ -172,6 +178,8 @@ typedef struct WalPut {
 
 static WalPut put_begin(StoreTxn *x)
 {
+    if (x->bulk && !x->bulk_sealing)
+        store__bulk_seal(x);  /* a bulk load's record comes before any later one */
     wal_maybe_spill(x);
     wal_reserve(x, STORE_WAL_HEADER);
     WalPut w = {x, x->wal_len};
@@ -521,6 +529,7 @@ uint64_t store__wal_commit(StoreTxn *x)
         atomic_store(&store_g.visible_seq, seq);
         return seq;
     }
+    store__cat_precommit(x);  /* final sequence records (catalog_txn.c) */
     if (store__wal_pos(x) == 0 && x->nundo == 0)
         return 0;
     wal_reserve(x, STORE_WAL_HEADER + 8);  /* before the lock: may raise */
@@ -538,6 +547,7 @@ uint64_t store__wal_commit(StoreTxn *x)
         pthread_cond_wait(&wal.cond, &wal.mu);
     pthread_mutex_unlock(&wal.mu);
     store__undo_commit(x, seq);  /* cannot fail */
+    store__cat_commit(x);        /* roles, sequences, statistics: before publication */
     pthread_mutex_lock(&wal.mu);
     atomic_store(&store_g.visible_seq, seq);
     pthread_cond_broadcast(&wal.cond);

@@ -926,7 +926,15 @@ Test(storage, roles_persist)
     cr_assert_str_eq(verifier, "");
     char path[512];
     struct stat st;
-    snprintf(path, sizeof path, "%s/global/roles", dir);
+    /* roles (their verifiers) live in the WAL and checkpoints: owner-only files */
+    snprintf(path, sizeof path, "%s/wal/1.wal", dir);
     cr_assert_eq(stat(path, &st), 0);
     cr_assert_eq(st.st_mode & 0777, 0600);
+    NO_ERROR(store_checkpoint());
+    snprintf(path, sizeof path, "%s/checkpoint/2.ckpt", dir);
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0600);
+    store_close();
+    open_store();
+    cr_assert(store_role_get("alice", &super, verifier, sizeof verifier));
 }
