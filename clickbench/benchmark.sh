@@ -100,6 +100,12 @@ cb_log "load time: $LOAD_TIME s, rows: ${ROWS_LOADED:-?}"
 
 # 4. the 43 queries
 cb_run_queries "$HERE/queries.sql" "$WORK/strata-out" strata_restart 127.0.0.1 "$PORT" postgres postgres 3
+# the server's peak resident memory (VmHWM) over the load and the queries
+# (since the last restart when cold cycles restart it)
+if [ -n "$SERVER_PID" ] && [ -r "/proc/$SERVER_PID/status" ]; then
+    awk '/^VmHWM/ { print "peak RSS " $2 " kB" }' "/proc/$SERVER_PID/status" > "$WORK/strata.rss"
+    cb_log "Strata server: $(cat "$WORK/strata.rss")"
+fi
 DATA_SIZE=$(du -bcs "$DATA" | tail -1 | cut -f1)
 cb_log "data size: $DATA_SIZE bytes"
 NAME=Strata TUNED=no

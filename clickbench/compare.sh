@@ -11,8 +11,11 @@
 #                         [--build DIR] [--out DIR] [--tries N]
 #
 # Strata runs through benchmark.sh (server-side COPY; $CB_CREATE and $CB_LOAD
-# pass on). CB_COLD=0: no restart and no cache drop before each query's first
-# try (lib/common.sh). Work files go to $CB_WORK (default /tmp/strata-compare-$$); the npm
+# pass on). The systems run one after another in the order of --systems.
+# CB_COLD=0: no restart and no cache drop before each query's first
+# try (lib/common.sh). Peak memory: the embedded runners' peak RSS (GNU time)
+# goes to the log and WORK/duckdb.rss, WORK/chdb.rss; Strata's server VmHWM
+# to WORK/strata/strata.rss. Work files go to $CB_WORK (default /tmp/strata-compare-$$); the npm
 # packages of runners/package.json are installed into $CB_NODE_DIR (default
 # ~/.cache/strata-clickbench-runners), outside the repository.
 set -u
@@ -111,23 +114,32 @@ run_node() { # run_node duckdb|chdb QUERIES RESULT
     fi
     rm -rf "$WORK/$1-db"
     cb_log "$1: loading and querying"
-    node "$NODE_DIR/run.mjs" "$1" --tsv "$TSV" --create "$HERE/create.sql" --queries "$2" \
+    local timev=()
+    [ -x /usr/bin/time ] && timev=(/usr/bin/time -f "peak RSS %M kB" -o "$WORK/$1.rss")
+    "${timev[@]}" node "$NODE_DIR/run.mjs" "$1" --tsv "$TSV" --create "$HERE/create.sql" --queries "$2" \
         --db "$WORK/$1-db" --out "$3" --tries "$TRIES" 2> "$WORK/$1.log"
     local rc=$?
+    [ -f "$WORK/$1.rss" ] && cb_log "$1: $(tail -1 "$WORK/$1.rss") (the node process: load and queries)"
     grep -v '^Q[0-9]* \[' "$WORK/$1.log" | head -20 >&2
     rm -rf "$WORK/$1-db"
     return $rc
 }
 
 # ---- run -------------------------------------------------------------------
+# The systems run one after another, in the order --systems lists them (so a
+# long PostgreSQL run can go last), never at the same time.
 trap pg_stop EXIT
-has postgresql && { run_postgresql || cb_log "PostgreSQL run failed"; pg_stop; }
-has duckdb && run_node duckdb "$HERE/runners/duckdb-queries.sql" "$OUT/duckdb.json"
-has clickhouse && run_node chdb "$HERE/runners/clickhouse-queries.sql" "$OUT/clickhouse.json"
-if has strata; then
-    CB_WORK="$WORK/strata" "$HERE/benchmark.sh" --tsv "$TSV" --build "$BUILD" --out "$OUT/strata.json" ||
-        cb_log "Strata run failed"
-fi
+for sys in $SYSTEMS; do
+    case "$sys" in
+        postgresql) run_postgresql || cb_log "PostgreSQL run failed"; pg_stop ;;
+        duckdb) run_node duckdb "$HERE/runners/duckdb-queries.sql" "$OUT/duckdb.json" ;;
+        clickhouse) run_node chdb "$HERE/runners/clickhouse-queries.sql" "$OUT/clickhouse.json" ;;
+        strata)
+            CB_WORK="$WORK/strata" "$HERE/benchmark.sh" --tsv "$TSV" --build "$BUILD" --out "$OUT/strata.json" ||
+                cb_log "Strata run failed" ;;
+        *) cb_log "unknown system: $sys" ;;
+    esac
+done
 
 # ---- check and report ------------------------------------------------------
 STATUS=0

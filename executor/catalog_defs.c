@@ -8,7 +8,7 @@
  * Each table is written as a compact spec "name:T name:T ..." whose type
  * letters are: o oid, n name, t text, c "char", b boolean, s smallint,
  * i integer, l bigint, x xid (bigint), f real, d double precision, z timestamptz, y bytea; arrays: T text[] /
- * name[], O oid[] / oidvector (integer[]), S int2vector / smallint[], C
+ * name[], O oid[] / oidvector (integer[]), S int2vector / smallint[], F real[], C
  * "char"[] (text[]), A aclitem[] and anyarray (text[]). The specs are
  * parsed once (pthread_once) into ExecCatTable entries.
  */
@@ -155,6 +155,10 @@ static const CatSpec cat_specs[] = {
      "n_mod_since_analyze:l n_ins_since_vacuum:l last_vacuum:z last_autovacuum:z "
      "last_analyze:z last_autoanalyze:z vacuum_count:l autovacuum_count:l analyze_count:l "
      "autoanalyze_count:l"},
+    {"pg_catalog", "pg_stats", 12053,
+     "schemaname:n tablename:n attname:n inherited:b null_frac:f avg_width:i n_distinct:f "
+     "most_common_vals:A most_common_freqs:F histogram_bounds:A correlation:f "
+     "most_common_elems:A most_common_elem_freqs:F elem_count_histogram:F"},
     {"pg_catalog", "pg_statistic_ext", 3381,
      "oid:o stxrelid:o stxname:n stxnamespace:o stxowner:o stxstattarget:i stxkeys:S "
      "stxkind:C stxexprs:t"},
@@ -234,6 +238,7 @@ static SqlType letter_type(char c)
     case 'y': return SQLTYPE(TYPE_BYTEA);
     case 'O': return SQLTYPE(TYPE_INT4_ARRAY);
     case 'S': return SQLTYPE(TYPE_INT2_ARRAY);
+    case 'F': return SQLTYPE(TYPE_FLOAT4_ARRAY);
     default: return SQLTYPE(TYPE_TEXT_ARRAY);   /* T C A */
     }
 }

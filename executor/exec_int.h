@@ -268,6 +268,17 @@ typedef struct ExecGroupTable {
 } ExecGroupTable;
 
 void exec__gt_init(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType *types);
+/* Pre-sizing from the planner's estimate (PlanNode.est_rows): a capacity
+ * for est entries of `width` stored columns, a power of two between 1024
+ * and EXEC_PRESIZE_MAX entries and, above 1024, at most EXEC_PRESIZE_CELLS
+ * values in all, so a bad estimate never allocates more than a few MB up
+ * front (tables still grow past it). NaN, negative or zero → 1024. */
+#define EXEC_PRESIZE_MAX (UINT32_C(1) << 17)
+#define EXEC_PRESIZE_CELLS (UINT32_C(1) << 20)
+uint32_t exec__presize(double est, int width);
+/* exec__gt_init with room for est_groups groups (exec__presize) up front. */
+void exec__gt_init_sized(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType *types,
+                         double est_groups);
 /* Find or create the group of each active row of keys (n rows: sel or 0..n).
  * group_of[i] for the i-th active row; returns the number of new groups
  * (groups ngroups_before..ngroups-1; gt->newpos[j] is the position i of

@@ -18,20 +18,37 @@
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
 
+#include <math.h>
 #include <string.h>
 #include "common/error.h"
 
+uint32_t exec__presize(double est, int width)
+{
+    uint32_t cap = 1024;
+    uint64_t w = width > 0 ? (uint64_t)width : 1;
+    while (!isnan(est) && cap < EXEC_PRESIZE_MAX && (double)cap < est && 2 * cap * w <= EXEC_PRESIZE_CELLS)
+        cap *= 2;
+    return cap;
+}
+
 void exec__gt_init(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType *types)
 {
+    exec__gt_init_sized(gt, arena, nkeys, types, 0);
+}
+
+void exec__gt_init_sized(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType *types,
+                         double est_groups)
+{
     ERR_ASSERT(nkeys > 0);
+    uint32_t cap = exec__presize(est_groups, nkeys + 1);   /* + the hash; slots: 4x, at most half full */
     memset(gt, 0, sizeof *gt);
     gt->arena = arena;
     gt->nkeys = nkeys;
     gt->keys = MEM_NEW_ARRAY(arena, ExecColumn, nkeys);
     for (int k = 0; k < nkeys; k++)
-        exec__col_init(&gt->keys[k], types[k], arena, 1024);
-    gt->ghash = mem_alloc(arena, 1024 * sizeof(uint64_t));
-    gt->nslots = 4096;
+        exec__col_init(&gt->keys[k], types[k], arena, cap);
+    gt->ghash = mem_alloc(arena, cap * sizeof(uint64_t));
+    gt->nslots = 4 * cap;
     gt->slots = mem_calloc(arena, gt->nslots, sizeof(uint32_t));
     gt->hash = mem_alloc(arena, VEC_CAPACITY * sizeof(uint64_t));
     gt->slot = mem_alloc(arena, VEC_CAPACITY * sizeof(uint32_t));

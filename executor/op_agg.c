@@ -1032,7 +1032,7 @@ ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
             types[k] = n->group_exprs[k]->type;
         }
         types[n->ngroups] = SQLTYPE(TYPE_INT4);   /* grouping sets: the set index */
-        exec__gt_init(&st->gt, q->arena, n->ngroups + (n->ngsets > 0), types);
+        exec__gt_init_sized(&st->gt, q->arena, n->ngroups + (n->ngsets > 0), types, n->est_rows);
         if (n->ngsets > 0)
             gsets_init(q, st, n, types);
     }

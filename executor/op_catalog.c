@@ -21,6 +21,7 @@
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/catalog_int.h"
 
+#include <math.h>
 #include <string.h>
 #include "common/array.h"
 #include "common/error.h"
@@ -62,6 +63,7 @@ static void cat_row(CatRows *r)
      * do not know NULL; the pg_catalog tables proper have NOT NULL columns */
     bool all_null = strcmp(r->def->schema, "information_schema") == 0 ||
                     strcmp(r->def->name, "pg_stat_activity") == 0 ||
+                    strcmp(r->def->name, "pg_stats") == 0 ||
                     strcmp(r->def->name, "pg_settings") == 0;
     for (int c = 0; c < nc; c++) {
         uint32_t t = r->def->coltypes[c].oid;
@@ -117,6 +119,14 @@ static void cat_set_s(CatRows *r, const char *col, const char *s)
 }
 
 static void cat_set_null(CatRows *r, const char *col) { cat_col(r, col)->is_null = true; }
+
+/* A real (float4) column. */
+static void cat_set_f(CatRows *r, const char *col, double x)
+{
+    Value *v = cat_col(r, col);
+    v->is_null = false;
+    v->u.f32 = (float)x;
+}
 
 /* One-dimensional integer array (smallint[] or integer[] by the column). */
 static void cat_set_ints(CatRows *r, const char *col, int n, const int32_t *xs)
@@ -362,6 +372,18 @@ static void class_common(CatRows *r, uint32_t oid, const char *name, uint32_t ns
     cat_set_s(r, "relreplident", kind == 'r' ? "d" : "n");
 }
 
+/* pg_class.reltuples as PostgreSQL 15: -1 until the table is analyzed,
+ * then the row count of its last ANALYZE (storage/stats.c). */
+static int64_t analyzed_rows(uint32_t oid)
+{
+    StoreTable *t = store_table_lookup_oid(oid);
+    StoreColumnStats cs;
+    uint64_t rows = 0;
+    if (!t || store_table_ncols(t) == 0 || !store_table_stats(t, 0, &cs, &rows))
+        return -1;
+    return (int64_t)rows;
+}
+
 static void fill_class(CatRows *r)
 {
     CatSnap s = snap_take(r);
@@ -371,7 +393,7 @@ static void fill_class(CatRows *r)
         uint32_t owner = table_owner(s.schemas, s.nschemas, t->schema);
         class_common(r, t->oid, t->name, ns, owner, t->view_sql ? 'v' : 'r', t->ncols);
         cat_set_b(r, "relhasindex", t->npkey > 0);
-        cat_set_i(r, "reltuples", t->rows > 0 ? (int64_t)t->rows : -1);
+        cat_set_i(r, "reltuples", analyzed_rows(t->oid));
         if (t->npkey > 0)
             class_common(r, EXEC_CAT_INDEX_OID(t->oid), t->pkey_name, ns, owner, 'i', t->npkey);
         StoreSeqInfo seqs[CAT_MAX_SEQS];
@@ -389,6 +411,47 @@ static void fill_class(CatRows *r)
                      view ? 'v' : 'r', c->ncols);
         const char *acl[] = {"postgres=arwdDxt/postgres", "=r/postgres"};
         cat_set_strs(r, "relacl", 2, acl);
+    }
+}
+
+/* n_distinct as PostgreSQL stores it from an exact count (its ANALYZE sees
+ * every row of a table under 30,000 rows): an integer when positive
+ * (floor(x + 0.5)), else -(distinct / rows). Strata's figure is a linear
+ * counting estimate, rounded the same way. */
+static double pg_ndistinct(double nd, uint64_t rows)
+{
+    if (nd >= 0)
+        return floor(nd + 0.5);
+    return rows ? -(floor(-nd * (double)rows + 0.5) / (double)rows) : 0;
+}
+
+/* pg_stats: one row per analyzed column of the tables (not views).
+ * Gathered by Strata's ANALYZE: null_frac, n_distinct; avg_width is the
+ * type's length for fixed-width types (as PostgreSQL) and NULL for
+ * variable-width ones; most common values, histograms and correlation
+ * are not gathered (NULL). */
+static void fill_stats(CatRows *r)
+{
+    CatSnap s = snap_take(r);
+    for (int i = 0; i < s.ntables; i++) {
+        const StoreRelInfo *t = &s.tables[i];
+        StoreTable *tab = t->view_sql ? NULL : store_table_lookup_oid(t->oid);
+        for (int k = 0; tab && k < t->ncols; k++) {
+            StoreColumnStats cs;
+            uint64_t rows = 0;
+            if (!store_table_stats(tab, k, &cs, &rows) || rows == 0)
+                continue;   /* PostgreSQL stores no column statistics without rows */
+            const TypeInfo *ti = type_info(t->cols[k].type.oid);
+            cat_row(r);
+            cat_set_s(r, "schemaname", t->schema);
+            cat_set_s(r, "tablename", t->name);
+            cat_set_s(r, "attname", t->cols[k].name);
+            cat_set_b(r, "inherited", false);
+            cat_set_f(r, "null_frac", cs.null_frac);
+            if (ti && ti->typlen > 0)
+                cat_set_i(r, "avg_width", ti->typlen);
+            cat_set_f(r, "n_distinct", pg_ndistinct(cs.n_distinct, rows));
+        }
     }
 }
 
@@ -917,6 +980,8 @@ static void cat_fill(CatRows *r)
         fill_settings(r);
     else if (strcmp(t, "pg_stat_activity") == 0)
         fill_activity(r);
+    else if (strcmp(t, "pg_stats") == 0)
+        fill_stats(r);
     else
         fill_fixed(r);   /* pg_am, pg_tablespace, pg_collation, descriptions,
                             pg_extension, pg_language; the rest are empty */

@@ -60,7 +60,7 @@ ExecOp *exec__op_distinct(ExecQuery *q, const PlanNode *n)
     SqlType *types = MEM_NEW_ARRAY(q->arena, SqlType, st->nkeys > 0 ? st->nkeys : 1);
     for (int k = 0; k < st->nkeys; k++)
         types[k] = n->col_types[st->keycols ? st->keycols[k] : k];
-    exec__gt_init(&st->gt, q->arena, st->nkeys, types);
+    exec__gt_init_sized(&st->gt, q->arena, st->nkeys, types, n->est_rows);
     st->group_of = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint32_t));
     st->is_new = mem_alloc(q->arena, VEC_CAPACITY);
     st->keys = MEM_NEW_ARRAY(q->arena, Vector *, st->nkeys > 0 ? st->nkeys : 1);

@@ -521,10 +521,10 @@ static Batch *null_side_batch(ExecQuery *q, const PlanNode *n, int from, int to)
     return b;
 }
 
-static void hj_alloc_buffers(HashJoinState *st, ExecQuery *q, const PlanNode *n)
+static void hj_alloc_buffers(HashJoinState *st, ExecQuery *q, const PlanNode *n, uint32_t cap)
 {
     MemArena *a = q->arena;
-    st->hash_cap = 1024;
+    st->hash_cap = cap;
     st->rhash = mem_alloc(a, st->hash_cap * sizeof(uint64_t));
     st->keep = mem_alloc(a, VEC_CAPACITY * sizeof(uint16_t));
     st->tmp_hash = mem_alloc(a, VEC_CAPACITY * sizeof(uint64_t));
@@ -568,15 +568,17 @@ ExecOp *exec__op_hash_join(ExecQuery *q, const PlanNode *n)
     st->lkeys = MEM_NEW_ARRAY(a, ExprProg *, n->nkeys);
     st->lkeyvec = MEM_NEW_ARRAY(a, Vector *, n->nkeys);
     st->rkeystore = MEM_NEW_ARRAY(a, ExecColumn, n->nkeys);
+    /* build-side stores pre-sized from the planner's estimate (bounded) */
+    uint32_t cap = exec__presize(n->right->est_rows, st->rcols + n->nkeys + 1);
     for (int k = 0; k < n->nkeys; k++) {
         st->rkeys[k] = exec__expr_compile(q, n->right_keys[k], st->bscratch);
         st->lkeys[k] = exec__expr_compile(q, n->left_keys[k], st->pscratch);
-        exec__col_init(&st->rkeystore[k], n->right_keys[k]->type, a, 1024);
+        exec__col_init(&st->rkeystore[k], n->right_keys[k]->type, a, cap);
     }
     st->rstore = MEM_NEW_ARRAY(a, ExecColumn, st->rcols > 0 ? st->rcols : 1);
     for (int c = 0; c < st->rcols; c++)
-        exec__col_init(&st->rstore[c], n->right->col_types[c], a, 1024);
-    hj_alloc_buffers(st, q, n);
+        exec__col_init(&st->rstore[c], n->right->col_types[c], a, cap);
+    hj_alloc_buffers(st, q, n, cap);
     if (n->join_filter)
         st->residual = exec__expr_compile(q, n->join_filter, st->rscratch);
     op->sink = hj_build_sink;

@@ -12,10 +12,13 @@
  * Scans read only the columns some expression references (a table none of
  * whose columns is referenced still reads its first column, so row counts
  * flow). Build side = right child: the table joined later, unless it is
- * much larger (by committed row count) than what it is joined to.
+ * much larger (by estimated rows, estimate.c) than what it is joined to.
+ * Every node gets est_rows (estimate.c's formulas), which the executor uses
+ * to pre-size its hash tables.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
+#include "planner/estimate.h"
 
 #include <string.h>
 #include "storage/storage.h"
@@ -99,10 +102,12 @@ static PlanNode *plan_derived(Binder *b, int r, Conjunct *cj, int ncj, int **lay
         layout[i] = re->var_base + i;
     Expr **mine = MEM_NEW_ARRAY(b->arena, Expr *, ncj + 1);
     int nmine = 0;
+    double sel = 1;
     for (int i = 0; i < ncj; i++) {
         if (cj[i].placed || cj[i].rtes != (UINT64_C(1) << r))
             continue;
         mine[nmine++] = plan__remap(b, cj[i].expr, layout, re->ncols);
+        sel *= plan__est_clause_sel(b, cj[i].expr);
         cj[i].placed = true;
     }
     if (nmine > 0) {
@@ -110,7 +115,7 @@ static PlanNode *plan_derived(Binder *b, int r, Conjunct *cj, int ncj, int **lay
         f->left = n;
         memcpy(f->col_types, n->col_types, sizeof(SqlType) * (size_t)n->ncols);
         f->predicate = and_of(b, mine, nmine);
-        f->est_rows = n->est_rows;
+        f->est_rows = n->est_rows * sel;
         n = f;
     } else {
         PlanNode *p = plan__new_node(b->arena, PLAN_PROJECT, n->ncols);
@@ -143,7 +148,7 @@ static PlanNode *plan_scan(Binder *b, int r, Conjunct *cj, int ncj, int **layout
     }
     PlanNode *n = plan__new_node(b->arena, PLAN_SCAN, nused);
     n->table = re->table;
-    n->est_rows = (double)store_table_row_count(re->table, NULL); /* committed rows: an estimate */
+    n->est_rows = plan__est_table_rows(re->table);
     n->scan_cols = MEM_NEW_ARRAY(b->arena, int, nused > 0 ? nused : 1);
     int *layout = MEM_NEW_ARRAY(b->arena, int, nused > 0 ? nused : 1);
     for (int i = 0, k = 0; i < re->ncols; i++) {
@@ -164,6 +169,7 @@ static PlanNode *plan_scan(Binder *b, int r, Conjunct *cj, int ncj, int **layout
         if (cj[i].placed || cj[i].rtes != (UINT64_C(1) << r))
             continue;
         mine[nmine++] = plan__remap(b, cj[i].expr, layout, nused);
+        n->est_rows *= plan__est_clause_sel(b, cj[i].expr);
         cj[i].placed = true;
     }
     n->scan_filter = and_of(b, mine, nmine);
@@ -205,13 +211,47 @@ typedef struct JoinSide {
 
 /*
  * Build the hash table on the smaller input: swap the sides when the right
- * one (the table joined next) is much larger than everything joined so far.
- * Conservative thresholds, since the only statistic is the committed row
- * count: small inputs keep FROM order.
+ * one (the table joined next) is estimated much larger than everything
+ * joined so far (estimate.c: ANALYZE's statistics and the filters). The
+ * thresholds keep FROM order for small inputs (a hash table under 10,000
+ * rows stays in cache whichever side builds it) and for near ties, where
+ * an estimate is not precise enough to be worth changing the plan.
  */
 static bool swap_sides(const JoinSide *L, const JoinSide *R)
 {
     return R->node->est_rows > 4 * L->node->est_rows && R->node->est_rows > 10000;
+}
+
+/* Selectivity of one join conjunct: eqjoinsel for "l = r" across the
+ * sides, the clause formulas otherwise. */
+static double join_clause_sel(Binder *b, const Expr *e, const JoinSide *L, const JoinSide *R)
+{
+    PlanColStats ls, rs;
+    if (e->kind == EXPR_FUNC && e->nargs == 2 && strcmp(e->func->name, "=") == 0 &&
+        plan__est_column(b, e->args[0], &ls) && plan__est_column(b, e->args[1], &rs)) {
+        uint64_t s0 = plan__expr_rtes(b, e->args[0]);
+        bool l_first = (s0 & ~L->rtes) == 0;
+        return plan__est_join_sel(&ls, &rs, l_first ? L->node->est_rows : R->node->est_rows,
+                                  l_first ? R->node->est_rows : L->node->est_rows);
+    }
+    if (e->kind == EXPR_FUNC && e->nargs == 2 && strcmp(e->func->name, "=") == 0) {
+        PlanColStats none = {0};   /* an expression: default n_distinct of the smaller side */
+        none.rows = L->node->est_rows < R->node->est_rows ? L->node->est_rows : R->node->est_rows;
+        return plan__est_join_sel(&none, &none, L->node->est_rows, R->node->est_rows);
+    }
+    return plan__est_clause_sel(b, e);
+}
+
+/* Output rows of a join (PostgreSQL's calc_joinrel_size_estimate): outer
+ * joins keep at least their preserved side(s); never below one row. */
+static double join_rows(double l, double r, double sel, PlanJoinType jt)
+{
+    double n = l * r * sel;
+    if (jt == PJOIN_LEFT || jt == PJOIN_FULL)
+        n = n > l ? n : l;
+    if (jt == PJOIN_FULL)
+        n = n > r ? n : r;
+    return n < 1 ? 1 : n;
 }
 
 static PlanNode *make_join(Binder *b, JoinSide *acc, JoinSide *next, Conjunct *cj, int ncj,
@@ -234,12 +274,14 @@ static PlanNode *make_join(Binder *b, JoinSide *acc, JoinSide *next, Conjunct *c
     Expr **rkeys = MEM_NEW_ARRAY(b->arena, Expr *, ncj + 1);
     Expr **resid = MEM_NEW_ARRAY(b->arena, Expr *, ncj + 1);
     int nkeys = 0, nresid = 0;
+    double sel = 1;
     for (int i = 0; i < ncj; i++) {
         Conjunct *c = &cj[i];
         if (c->placed || (c->rtes == 0 && jt == PJOIN_INNER) || (c->rtes & ~both) != 0)
             continue;
         c->placed = true;
         Expr *e = c->expr;
+        sel *= join_clause_sel(b, e, L, R);
         if (!lateral && e->kind == EXPR_FUNC && e->nargs == 2 && strcmp(e->func->name, "=") == 0) {
             uint64_t s0 = plan__expr_rtes(b, e->args[0]), s1 = plan__expr_rtes(b, e->args[1]);
             Expr *lk, *rk;
@@ -276,7 +318,7 @@ static PlanNode *make_join(Binder *b, JoinSide *acc, JoinSide *next, Conjunct *c
     j->left_keys = lkeys;
     j->right_keys = rkeys;
     j->join_filter = and_of(b, resid, nresid);
-    j->est_rows = L->node->est_rows > R->node->est_rows ? L->node->est_rows : R->node->est_rows;
+    j->est_rows = join_rows(L->node->est_rows, R->node->est_rows, sel, jt);
     acc->node = j;
     acc->layout = layout;
     acc->n = n;
@@ -320,8 +362,10 @@ static void apply_rest(Binder *b, JoinSide *side, Pool *pool)
 {
     Expr **rest = MEM_NEW_ARRAY(b->arena, Expr *, pool->n + 1);
     int nrest = 0;
+    double sel = 1;
     for (int i = 0; i < pool->n; i++)
         if (!pool->cj[i].placed) {
+            sel *= plan__est_clause_sel(b, pool->cj[i].expr);
             rest[nrest++] = plan__remap(b, pool->cj[i].expr, side->layout, side->n);
             pool->cj[i].placed = true;
         }
@@ -332,7 +376,7 @@ static void apply_rest(Binder *b, JoinSide *side, Pool *pool)
     memcpy(f->col_types, side->node->col_types, sizeof(SqlType) * (size_t)side->n);
     memcpy(f->col_names, side->node->col_names, sizeof(char *) * (size_t)side->n);
     f->predicate = and_of(b, rest, nrest);
-    f->est_rows = side->node->est_rows;
+    f->est_rows = side->node->est_rows * sel;
     side->node = f;
 }
 

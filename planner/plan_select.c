@@ -15,6 +15,7 @@
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 #include "planner/select_int.h"
+#include "planner/estimate.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static PlanNode *wrap(Binder *b, PlanKind kind, PlanNode *child)
 {
     PlanNode *n = plan__new_node(b->arena, kind, child->ncols);
     n->left = child;
+    n->est_rows = child->est_rows;   /* an upper bound for Filter/Distinct/Limit */
     memcpy(n->col_types, child->col_types, sizeof(SqlType) * (size_t)child->ncols);
     memcpy(n->col_names, child->col_names, sizeof(char *) * (size_t)child->ncols);
     return n;
@@ -38,6 +40,7 @@ static PlanNode *make_project(Binder *b, PlanNode *child, Expr **exprs, int n)
     PlanNode *p = plan__new_node(b->arena, PLAN_PROJECT, n);
     p->left = child;
     p->exprs = exprs;
+    p->est_rows = child->est_rows;
     for (int i = 0; i < n; i++) {
         p->col_types[i] = exprs[i]->type;
         p->col_names[i] = display(b, exprs[i], child->col_names);
@@ -109,6 +112,10 @@ static PlanNode *make_agg(Binder *b, PlanNode *input, const int *layout, int nla
     }
     a->left = input;
     a->ngroups = st->ngroups;
+    /* groups: estimate.c (n_distinct products capped by the input rows);
+     * the executor pre-sizes its group table from it */
+    a->est_rows = plan__est_group_rows(b, st->groups, st->ngroups, input->est_rows) *
+                  (st->ngsets > 0 ? st->ngsets : 1);
     a->group_exprs = MEM_NEW_ARRAY(b->arena, Expr *, st->ngroups + 1);
     for (int i = 0; i < st->ngroups; i++) {
         a->group_exprs[i] = plan__remap(b, st->groups[i], layout, nlayout);

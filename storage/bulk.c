@@ -378,6 +378,8 @@ void store__bulk_truncated(StoreTxn *x, StoreTable *t)
 void store__bulk_abort(StoreTxn *x)
 {
     StoreBulk *bk = x->bulk;
+    if (!bk)
+        return;  /* every commit comes here: no trim without a load */
     x->bulk = NULL;
     while (bk) {
         StoreBulk *next = bk->next;
@@ -426,6 +428,8 @@ __attribute__((noinline)) static void bulk_install_one(const StoreBulk *bk)
 void store__bulk_install(StoreTxn *x, uint64_t seq)
 {
     StoreBulk *bk = x->bulk;
+    if (!bk)
+        return;  /* every commit comes here: no trim without a load */
     x->bulk = NULL;
     while (bk) {
         StoreBulk *next = bk->next;

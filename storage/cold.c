@@ -109,6 +109,7 @@ static void ref_drop_locked(StoreRunRef *r, Garbage *gb)
 
 static void run_destroy(StoreRun *run)
 {
+    store__chunk_cache_drop_run(run);
     if (run->unlink_at_close) {
         char *path = strdup(run_path(run->reader));
         run_close(run->reader);
@@ -171,10 +172,23 @@ void store__run_release(StoreTable *t, StoreRunRef *r)
     garbage_free(&gb);
 }
 
+/* Let go of the shared-cache entries of the group cc holds. */
+static void cache_unpin(StoreColdCache *cc)
+{
+    if (!cc->pins)
+        return;
+    for (int c = 0; c < cc->ncols; c++)
+        if (cc->pins[c]) {
+            store__chunk_cache_unpin(cc->pins[c]);
+            cc->pins[c] = NULL;
+        }
+}
+
 void store__cold_cache_free(StoreColdCache *cc)
 {
+    cache_unpin(cc);
     mem_arena_destroy(cc->arena);
-    *cc = (StoreColdCache){.group = UINT32_MAX};
+    *cc = (StoreColdCache){.group = UINT32_MAX, .private_decode = cc->private_decode};
 }
 
 /* The run serving column col of the store group at row start through r,
@@ -208,6 +222,7 @@ static void cache_load(StoreColdCache *cc, const StoreRun *run, uint64_t start)
         else
             hi = mid;
     }
+    cache_unpin(cc);
     if (!cc->arena)
         cc->arena = mem_arena_create("cold chunks");
     else
@@ -218,6 +233,7 @@ static void cache_load(StoreColdCache *cc, const StoreRun *run, uint64_t start)
     cc->end_row = cc->first_row + run_group_rows(rd, lo);
     cc->ncols = run->ncols_run;
     cc->vals = mem_calloc(cc->arena, (size_t)(cc->ncols ? cc->ncols : 1), sizeof *cc->vals);
+    cc->pins = mem_calloc(cc->arena, (size_t)(cc->ncols ? cc->ncols : 1), sizeof *cc->pins);
 }
 
 const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc,
@@ -247,7 +263,10 @@ const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache
                   run_path(run->reader), t->name);
     if (!cc->vals[col]) {
         RunChunk c;
-        run_chunk_read(run->reader, cc->group, col, cc->arena, &c);
+        if (cc->private_decode)
+            run_chunk_read(run->reader, cc->group, col, cc->arena, &c);
+        else
+            c = *store__chunk_cache_get(run, cc->group, col, &cc->pins[col]);
         if (c.phys != t->phys[col] || (uint64_t)c.count != cc->end_row - cc->first_row)
             err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" does not match table \"%s\"",
                       run_path(run->reader), t->name);

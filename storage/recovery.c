@@ -952,7 +952,7 @@ static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
     StoreTable *t = ct->t;
     /* Only checkpoints (serialized by ckpt_mu) change a table's runs. */
     StoreRunRef *ref = store__run_acquire(t);
-    StoreColdCache cc = {.group = UINT32_MAX};
+    StoreColdCache cc = {.group = UINT32_MAX, .private_decode = true};
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         int ns = ref ? ref->nspans : 0;

@@ -170,7 +170,22 @@ typedef struct StoreColdCache {
     uint64_t first_row, end_row;
     int ncols;
     const void **vals;        /* per table column: decoded values or NULL */
+    struct StoreChunkEntry **pins;  /* per column: the shared cache entry held */
+    bool private_decode;      /* decode into arena, bypassing the shared cache
+                                 (checkpoints: one pass over everything) */
 } StoreColdCache;
+
+/* chunk_cache.c: the process-wide cache of decoded run chunks (bounded,
+ * LRU; entries pinned while read). get decodes on a miss; drop_run forgets
+ * a run's entries when it is closed (none may be pinned then). */
+typedef struct StoreChunkEntry StoreChunkEntry;
+struct RunChunk;
+const struct RunChunk *store__chunk_cache_get(const StoreRun *run, uint32_t group, int col,
+                                              StoreChunkEntry **pin);
+void store__chunk_cache_unpin(StoreChunkEntry *e);
+void store__chunk_cache_drop_run(const StoreRun *run);
+void store__chunk_cache_set_budget(size_t bytes);
+void store__chunk_cache_stats(size_t *used, size_t *budget, uint64_t *hits, uint64_t *misses);
 
 struct StoreTable {
     uint32_t oid;

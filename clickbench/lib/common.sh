@@ -74,6 +74,10 @@ cb_run_queries() {
             cb_drop_caches
         fi
         row=""
+        # CB_TRIES_FILE: a file holding a number that overrides TRIES for the
+        # queries not started yet (shortens a long run without restarting it;
+        # a report must say so)
+        [ -n "${CB_TRIES_FILE:-}" ] && [ -s "$CB_TRIES_FILE" ] && tries=$(tr -dc 0-9 < "$CB_TRIES_FILE")
         for k in $(seq 1 "$tries"); do
             t=$(cb_psql_timed "$host" "$port" "$user" "$db" "$q" "$out/q$nn.try$k")
             row="$row${row:+,}$t"

@@ -2,9 +2,10 @@
 """report.py: side-by-side report of ClickBench result files (ClickBench's
 JSON format: load_time, data_size, result = 43 x [cold, hot, hot]).
 
-  report.py [--svg FILE] [--markdown] RESULT.json...
+  report.py [--svg FILE] [--cold] RESULT.json...
 
-Prints per-query hot times (min of tries 2 and 3), each system's load time and
+Prints per-query hot times (min of tries 2 and 3; with --cold also the first
+try, "hot (cold c)"), each system's load time and
 data size, and ClickBench's relative hot, cold and combined scores, computed
 with the formula of ClickBench's index.html (HITS_FACTS.md section 1.3):
 baseline = the best time of any listed system for the query and try,
@@ -126,6 +127,7 @@ def svg_chart(systems, path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--svg")
+    ap.add_argument("--cold", action="store_true", help="also print each query's first try")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     systems = []
@@ -143,6 +145,8 @@ def main():
     nq = max(len(s["result"]) for s in systems)
     for q in range(nq):
         cells = [fmt(hot(s["result"][q])) if q < len(s["result"]) else "-" for s in systems]
+        if args.cold:
+            cells = [c if c == "-" else "%s (cold %s)" % (c, fmt(cold(s["result"][q]))) for c, s in zip(cells, systems)]
         print("| Q%d | %s |" % (q, " | ".join(cells)))
     print("| load time (s) | " + " | ".join(fmt(s["load_time"], 1) if s["load_time"] is not None else "null" for s in systems) + " |")
     print("| data size (MB) | " + " | ".join("%.0f" % (s["data_size"] / 1e6) for s in systems) + " |")
