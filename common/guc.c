@@ -122,15 +122,32 @@ struct GucSet {
     char *value[GUC_COUNT];
     char *reset[GUC_COUNT];
     int extra_float_digits;     /* cached integer of value[efd] */
+    uint64_t generation;        /* bumped by every store (guc_generation) */
 };
 
 static char *guc_server[GUC_COUNT]; /* NULL = boot value */
 
+/* Name lookups scan the table with strcasecmp (~2,000 instructions for a
+ * name near the end); the hot callers (statement_timeout per Execute,
+ * search_path per plan, the isolation settings per transaction) pass the
+ * same string literal every time, so a per-thread cache keyed by the name
+ * pointer remembers the index found. A hit is confirmed by one strcasecmp,
+ * so a reused buffer holding other text just falls back to the scan. */
+#define GUC_FIND_CACHE 64
+static _Thread_local struct { const char *name; int idx; } guc_find_cache[GUC_FIND_CACHE];
+
 static int guc_find(const char *name)
 {
+    size_t slot = ((uintptr_t)name >> 3) % GUC_FIND_CACHE;
+    if (guc_find_cache[slot].name == name && name != NULL &&
+        strcasecmp(guc_defs[guc_find_cache[slot].idx].name, name) == 0)
+        return guc_find_cache[slot].idx;
     for (int i = 0; i < GUC_COUNT; i++)
-        if (strcasecmp(guc_defs[i].name, name) == 0)
+        if (strcasecmp(guc_defs[i].name, name) == 0) {
+            guc_find_cache[slot].name = name;
+            guc_find_cache[slot].idx = i;
             return i;
+        }
     return -1;
 }
 
@@ -548,6 +565,7 @@ static void guc_store(GucSet *g, int idx, const char *canon, bool also_reset)
     }
     free(g->value[idx]);
     g->value[idx] = copy;
+    g->generation++;
     guc_update_cache(g);
 }
 
@@ -650,6 +668,11 @@ bool guc_get_bool(const GucSet *g, const char *name)
     ERR_ASSERT(guc_defs[idx].kind == GUC_BOOL);
     guc_parse_bool(g ? g->value[idx] : guc_server_value(idx), &b);
     return b;
+}
+
+uint64_t guc_generation(const GucSet *g)
+{
+    return g ? g->generation : 0;
 }
 
 int guc_extra_float_digits(const GucSet *g)

@@ -12,6 +12,7 @@
 #define STRATA_COMMON_GUC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct GucSet GucSet;
 
@@ -45,6 +46,11 @@ bool guc_is_reported(const char *name);
 bool guc_reported_at(const GucSet *g, int idx, const char **name, const char **value);
 /* Canonical spelling of a parameter name ("datestyle" → "DateStyle"), NULL if unknown. */
 const char *guc_canonical_name(const char *name);
+
+/* A counter that changes whenever any of g's values is stored (SET, RESET,
+ * SET LOCAL's undo...): equal counters mean no value changed in between
+ * (ParameterStatus reporting skips its comparison then). */
+uint64_t guc_generation(const GucSet *g);
 
 /* Typed fast accessors for hot paths. */
 int guc_extra_float_digits(const GucSet *g);

@@ -29,6 +29,15 @@
 #include "planner/plan.h"
 #include "planner/planner.h"
 
+/* Bounded string copy (names are checked < PROTO_NAME_MAX by name_arg);
+ * snprintf("%s") cost ~500 instructions per Bind. */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t len = strnlen(src, size - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 static const char *name_arg(ProtoMsg *m)
 {
     const char *name = proto_msg_string(m);
@@ -79,7 +88,7 @@ void proto_ext_parse(ProtoConn *c, ProtoMsg *m)
         st = calloc(1, sizeof(ProtoStmt));
         if (!st)
             err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-        snprintf(st->name, sizeof st->name, "%s", name);
+        copy_str(st->name, sizeof st->name, name);
         st->arena = mem_arena_create("prepared statement");
         parse_into(st, c, query, tp, ntypes);
         err_pop(&jmp);
@@ -262,7 +271,7 @@ void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
     ProtoPortal *p = calloc(1, sizeof *p);
     if (!p)
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-    snprintf(p->name, sizeof p->name, "%s", portal_name);
+    copy_str(p->name, sizeof p->name, portal_name);
     p->arena = mem_arena_create("portal");
     p->stmt = st;
     st->refcount++;
@@ -366,12 +375,13 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
         p->done = true;
         exec_portal_command_tag(p->portal, p->tag, sizeof p->tag);
     }
-    char tag[64];
-    if (returns_rows)
+    if (returns_rows) {
+        char tag[64];
         snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)rows);
-    else
-        snprintf(tag, sizeof tag, "%s", p->tag);
-    proto_send_command_complete(c, tag);
+        proto_send_command_complete(c, tag);
+    } else {
+        proto_send_command_complete(c, p->tag);
+    }
     proto_session_report_params(c, false);
 }
 

@@ -282,6 +282,8 @@ struct ProtoSession {
     int nreported;
     char *reported_names[64];
     char *reported_values[64];
+    bool reported_valid;             /* reported_* match the settings of reported_generation */
+    uint64_t reported_generation;    /* guc_generation at the last full comparison */
     MemArena *batch_arena;           /* text of one batch's values; reset per batch */
     void *plan_state;                /* planner's per-session state (SQL PREPARE) */
     struct CursorSavepoints *cursor_savepoints;   /* cursor.c: savepoints of the block (session arena) */

@@ -122,6 +122,30 @@ static void check_set_and_notice(PGconn *c)
     r = ptest_exec(c, "SHOW application_name", PGRES_TUPLES_OK);
     CHECK_STR(PQgetvalue(r, 0, 0), "renamed");
     PQclear(r);
+    /* Settings restored by ROLLBACK and by the end of SET LOCAL are
+     * reported too (PostgreSQL 15: inblock, ptest... as checked against
+     * it); the server compares reported values only after a setting was
+     * stored, so each of these must still reach the client. */
+    PQclear(ptest_exec(c, "BEGIN", PGRES_COMMAND_OK));
+    PQclear(ptest_exec(c, "SET application_name = 'inblock'", PGRES_COMMAND_OK));
+    CHECK_STR(PQparameterStatus(c, "application_name"), "inblock");
+    PQclear(ptest_exec(c, "ROLLBACK", PGRES_COMMAND_OK));
+    CHECK_STR(PQparameterStatus(c, "application_name"), "renamed");
+    PQclear(ptest_exec(c, "BEGIN", PGRES_COMMAND_OK));
+    PQclear(ptest_exec(c, "SET LOCAL application_name = 'loc'", PGRES_COMMAND_OK));
+    CHECK_STR(PQparameterStatus(c, "application_name"), "loc");
+    PQclear(ptest_exec(c, "COMMIT", PGRES_COMMAND_OK));
+    CHECK_STR(PQparameterStatus(c, "application_name"), "renamed");
+    /* the extended protocol (Parse/Bind/Execute/Sync) reports it as well */
+    r = PQexecParams(c, "SELECT set_config('application_name', $1, false)", 1, NULL,
+                     (const char *const[]){"viaparam"}, NULL, NULL, 0);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK);
+    PQclear(r);
+    CHECK_STR(PQparameterStatus(c, "application_name"), "viaparam");
+    r = PQexecParams(c, "SELECT 1", 0, NULL, NULL, NULL, NULL, 0);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK);
+    PQclear(r);
+    CHECK_STR(PQparameterStatus(c, "application_name"), "viaparam");
     PQsetNoticeReceiver(c, notice_receiver, NULL);
     PQclear(ptest_exec(c, "DROP TABLE IF EXISTS nosuch", PGRES_COMMAND_OK));
     CHECK_STR(last_notice, "table \"nosuch\" does not exist, skipping");
