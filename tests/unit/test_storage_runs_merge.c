@@ -49,74 +49,7 @@ static uint64_t rnd(void)
     return rng_state;
 }
 
-typedef struct Ent {
-    int64_t key;
-    uint64_t ver;
-    bool del;
-    int64_t val;
-} Ent;
-
-static int ent_cmp(const void *a, const void *b)
-{
-    const Ent *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->ver > y->ver ? -1 : x->ver < y->ver ? 1 : 0;
-}
-
-static const SqlType m_types[3] = {{TYPE_INT8, -1}, {TYPE_INT8, -1}, {TYPE_TEXT, -1}};
-
-/* A run of e[0..n) (sorted here); text column "v<val>", NULL when val % 5 == 0. */
-static RunReader *write_ents(const char *path, Ent *e, uint32_t n, uint32_t group_rows)
-{
-    qsort(e, n, sizeof(Ent), ent_cmp);
-    int key = 0;
-    RunSchema sc = {3, m_types, 1, &key};
-    RunWriteOptions o = {.group_rows = group_rows, .compression = RUN_COMP_LZ4, .no_fsync = true};
-    RunWriter *w = run_writer_create(path, &sc, &o);
-    MemArena *a = mem_arena_create("write");
-    Batch *b = batch_create(a, 3, m_types);
-    uint64_t vers[VEC_CAPACITY];
-    bool del[VEC_CAPACITY];
-    for (uint32_t s = 0; s < n; s += VEC_CAPACITY) {
-        uint32_t k = n - s < VEC_CAPACITY ? n - s : VEC_CAPACITY;
-        vec_set_all_valid(&b->cols[2]);
-        for (uint32_t i = 0; i < k; i++) {
-            const Ent *x = &e[s + i];
-            ((int64_t *)b->cols[0].data)[i] = x->key;
-            ((int64_t *)b->cols[1].data)[i] = x->val;
-            char *t = mem_printf(a, "v%lld", (long long)x->val);
-            ((StrRef *)b->cols[2].data)[i] = (StrRef){t, (uint32_t)strlen(t)};
-            if (x->val % 5 == 0)
-                vec_set_null(&b->cols[2], i);
-            vers[i] = x->ver;
-            del[i] = x->del;
-        }
-        b->count = k;
-        run_writer_append(w, b, vers, del);
-    }
-    run_writer_finish(w, NULL);
-    mem_arena_destroy(a);
-    return run_open(path);
-}
-
-/* The model: per key, the newest entry with ver <= snap, unless a tombstone. */
-static uint32_t model(Ent *all, uint32_t n, uint64_t snap, Ent *out)
-{
-    qsort(all, n, sizeof(Ent), ent_cmp);
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i;
-        const Ent *win = NULL;
-        for (; j < n && all[j].key == all[i].key; j++)
-            if (!win && all[j].ver <= snap)
-                win = &all[j];
-        if (win && !win->del)
-            out[m++] = *win;
-        i = j;
-    }
-    return m;
-}
+#include "runs_model.h"
 
 /* A scan (skip_versions) of the runs through the merge; checks every row
  * (key, value, text and its NULLs) against want; returns the merge's plan. */
@@ -217,7 +150,7 @@ static uint32_t make_runs(const Shape *sh, RunReader **runs, Ent *all, uint64_t 
         }
         char *path = mem_printf(arena, "%s/r%d.run", dir, r);
         unlink(path);
-        runs[r] = write_ents(path, e, sh->per[r], 64 + (uint32_t)(rnd() % 3000));
+        runs[r] = write_ents(path, e, sh->per[r], 64 + (uint32_t)(rnd() % 3000), RUN_COMP_LZ4);
         n += sh->per[r];
     }
     return n;
@@ -322,13 +255,13 @@ Test(runs_merge, tombstones_in_newest_run)
     memcpy(all, base, sizeof(Ent) * N);
     memcpy(all + N, dels, sizeof(Ent) * nd);
     RunReader *runs[3];
-    runs[0] = write_ents(mem_printf(arena, "%s/base.run", dir), base, N, 4096);
-    runs[1] = write_ents(mem_printf(arena, "%s/dels.run", dir), dels, nd, 512);
+    runs[0] = write_ents(mem_printf(arena, "%s/base.run", dir), base, N, 4096, RUN_COMP_LZ4);
+    runs[1] = write_ents(mem_printf(arena, "%s/dels.run", dir), dels, nd, 512, RUN_COMP_LZ4);
     /* a third run of one update, older than the deletes, so that the split
      * applies (>= 3 visible runs) */
     Ent one = {42, 50000, false, 7};
     all[N + nd] = one;
-    runs[2] = write_ents(mem_printf(arena, "%s/one.run", dir), &one, 1, 64);
+    runs[2] = write_ents(mem_printf(arena, "%s/one.run", dir), &one, 1, 64, RUN_COMP_LZ4);
     uint32_t n = N + nd + 1;
     uint64_t snaps[3] = {UINT64_MAX, 100000 + nd, 99999};
     for (int s = 0; s < 3; s++) {
