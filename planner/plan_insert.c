@@ -193,10 +193,50 @@ static PlanNode *values_source(Binder *b, const InsertStmt *s, StoreTable *t, co
     return v;
 }
 
+/* PostgreSQL's transformInsertStmt plans the source SELECT without resolving
+ * its untyped literals to text and copies an unknown-typed constant of the
+ * select list up into the INSERT's row, where the target column types it
+ * (INSERT INTO t SELECT 1, NULL). Only for a plain select list whose
+ * targets no DISTINCT, GROUP BY, ORDER BY or HAVING can reference: those
+ * resolve them to text in PostgreSQL too. */
+static bool keeps_unknown_literals(const SelectStmt *q)
+{
+    return q->op == SELECT_SETOP_NONE && !q->values_lists && !q->distinct && !q->group_clause &&
+           !q->having_clause && !q->sort_clause;
+}
+
+/* The unknown-typed constant that output column i of p passes up, or NULL:
+ * a one-row VALUES (no FROM) or a projection, through projected column
+ * references and LIMIT. */
+static const Expr *unknown_const_output(const PlanNode *p, int i)
+{
+    while (p) {
+        if (p->kind == PLAN_LIMIT) {
+            p = p->left;
+            continue;
+        }
+        if ((p->kind != PLAN_PROJECT && (p->kind != PLAN_VALUES || p->nrows != 1)) || i >= p->ncols)
+            return NULL;
+        const Expr *e = p->kind == PLAN_VALUES ? p->rows[0][i] : p->exprs[i];
+        if (e->type.oid != TYPE_UNKNOWN)
+            return NULL;
+        if (e->kind == EXPR_CONST)
+            return e;
+        if (e->kind != EXPR_COLUMN || p->kind == PLAN_VALUES)
+            return NULL;
+        i = e->index;
+        p = p->left;
+    }
+    return NULL;
+}
+
 static PlanNode *select_source(Binder *b, const InsertStmt *s, StoreTable *t, const InsertTargets *it,
                                Expr **defaults)
 {
+    bool keep = b->keep_unknown;
+    b->keep_unknown = keeps_unknown_literals(s->select_stmt);
     SelectResult r = plan__plan_select(b, s->select_stmt);
+    b->keep_unknown = keep;
     int extra = -1;
     if (r.ncols > it->n) {
         const List *tl = s->select_stmt->target_list;
@@ -217,9 +257,15 @@ static PlanNode *select_source(Binder *b, const InsertStmt *s, StoreTable *t, co
         int loc = -1;   /* errors point at the select-list item, when there is no * */
         if (list_len(tl) == r.ncols)
             loc = ((const ResTarget *)list_nth(tl, i))->val->location;
+        const Expr *lit = r.cols[i].type.oid == TYPE_UNKNOWN ? unknown_const_output(r.root, i) : NULL;
+        if (lit) {   /* typed by its target column below, as PostgreSQL's copied-up constant */
+            vals[i] = plan__copy_expr(b->arena, lit);
+            continue;
+        }
         vals[i] = plan__make_expr(b->arena, EXPR_COLUMN, r.cols[i].type, loc, 0);
         vals[i]->index = i;
         vals[i]->name = r.cols[i].name;
+        vals[i] = plan__resolve_unknown(b, vals[i]);
     }
     Expr **row = full_row(b, t, it, vals, r.ncols, defaults);
     int ncols = store_table_ncols(t);
