@@ -10,49 +10,6 @@
 
 #ifndef STRATA_EXECUTOR_INTERNAL
 #error "executor/exec_int.h is internal to executor/"
-/* ---------- sessions, transactions, utility statements ---------- */
-
-typedef struct ExecGucUndo {
-    char *name;
-    char *old_value;
-    bool is_local;
-} ExecGucUndo;
-
-struct ExecSession {
-    char *user;
-    char *database;
-    GucSet *guc;
-    StoreTxn *txn;          /* open storage transaction, NULL = none */
-    bool in_block;          /* explicit BEGIN block */
-    bool failed;            /* block failed: only COMMIT/ROLLBACK accepted */
-    ExecGucUndo *undo;      /* settings to restore at transaction end (malloc) */
-    int nundo, undo_cap;
-};
-
-/* Begin a storage transaction unless one is open. */
-void exec__txn_ensure(ExecSession *s);
-/* End the storage transaction (commit or roll back) and restore settings:
- * SET LOCAL values always, every SET of the transaction on rollback. */
-void exec__txn_finish(ExecSession *s, bool commit);
-/* Remember name's current value before SET/RESET changes it. */
-void exec__guc_remember(ExecSession *s, const char *name, bool is_local);
-
-/* Result rows of a utility statement (SHOW, EXPLAIN): text cells, row-major. */
-typedef struct ExecUtilRows {
-    int ncols;
-    int nrows;
-    const char **cells;
-} ExecUtilRows;
-
-/* Run a utility statement. Fills rows (SHOW/EXPLAIN) and the command tag. */
-void exec__utility_run(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
-                       ExecUtilRows *rows, char *tag, size_t tag_size);
-/* EXPLAIN ANALYZE: run plan to completion discarding its rows, filling
- * stats[node_id] (zeroed by the caller; times made inclusive of children);
- * returns the total time in ms. */
-double exec__run_analyze(ExecSession *s, const Plan *plan, const Value *params, int nparams, MemArena *arena,
-                         PlanNodeStats *stats);
-
 #endif
 
 #include <stdbool.h>
@@ -525,6 +482,7 @@ struct ExecSession {
     GucSet *guc;
     StoreTxn *txn;          /* open storage transaction, NULL = none */
     bool in_block;          /* explicit BEGIN block */
+    bool implicit_block;    /* a multi-statement Query: PostgreSQL's implicit block */
     bool failed;            /* block failed: only COMMIT/ROLLBACK accepted */
     ExecGucUndo *undo;      /* settings to restore at transaction end (malloc) */
     int nundo, undo_cap;

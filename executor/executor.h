@@ -54,6 +54,13 @@ const char *exec_session_database(const ExecSession *s);
 void exec_session_sync(ExecSession *s);
 /* After an error: roll back an implicit transaction or fail the block. */
 void exec_session_abort(ExecSession *s);
+/* A simple Query holding several statements runs them in PostgreSQL's
+ * implicit transaction block: statements that refuse a block (VACUUM,
+ * CREATE DATABASE, ...) raise 25001 there too. Cleared by sync and abort. */
+void exec_session_set_implicit_block(ExecSession *s, bool on);
+/* 25001 "<what> cannot run inside a transaction block" in a BEGIN block or
+ * a multi-statement Query (PostgreSQL's PreventInTransactionBlock). */
+void exec_prevent_in_block(const ExecSession *s, const char *what);
 
 /* Receives result rows. Called once per non-empty batch; the batch's
  * columns are the plan's result columns, in order. */

@@ -172,8 +172,20 @@ void exec__txn_finish(ExecSession *s, bool commit)
         store_txn_rollback(t);
 }
 
+void exec_session_set_implicit_block(ExecSession *s, bool on)
+{
+    s->implicit_block = on;
+}
+
+void exec_prevent_in_block(const ExecSession *s, const char *what)
+{
+    if (s->in_block || s->implicit_block)
+        err_raise(ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block", what);
+}
+
 void exec_session_sync(ExecSession *s)
 {
+    s->implicit_block = false;
     if (s->in_block || s->failed)
         return;
     exec__txn_finish(s, true);
@@ -181,6 +193,7 @@ void exec_session_sync(ExecSession *s)
 
 void exec_session_abort(ExecSession *s)
 {
+    s->implicit_block = false;
     if (s->in_block) {
         s->failed = true;
         if (s->nsp == 0)   /* with savepoints, ROLLBACK TO may resume the block */

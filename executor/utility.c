@@ -243,8 +243,7 @@ static void set_variable(ExecSession *s, const UtilityStmt *u)
 static void reset_variable(ExecSession *s, const UtilityStmt *u)
 {
     if (u->ddl3_op == 'D') {   /* DISCARD ALL */
-        if (s->in_block)
-            err_raise(ERRCODE_ACTIVE_SQL_TRANSACTION, "DISCARD ALL cannot run inside a transaction block");
+        exec_prevent_in_block(s, "DISCARD ALL");
         guc_reset_all(s->guc);
         store_seq_discard_session();
         if (u->discard_prepared && u->discard_slot)

@@ -48,8 +48,8 @@ static void maintenance(ExecSession *s, const UtilityStmt *u)
         store_checkpoint();
         return;
     }
-    if ((op == 'v' || op == 'b') && s->in_block)
-        err_raise(ERRCODE_ACTIVE_SQL_TRANSACTION, "VACUUM cannot run inside a transaction block");
+    if (op == 'v' || op == 'b')
+        exec_prevent_in_block(s, "VACUUM");
     int n = list_len(u->ddl3_tables);
     if ((op == 'a' || op == 'b') && n == 0)
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "ANALYZE without a table list is not supported yet");
@@ -279,8 +279,7 @@ static void role_ddl(ExecSession *s, const UtilityStmt *u)
 static void database_ddl(ExecSession *s, const UtilityStmt *u)
 {
     const char *what = u->ddl3_op == 'c' ? "CREATE DATABASE" : "DROP DATABASE";
-    if (s->in_block)
-        err_raise(ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block", what);
+    exec_prevent_in_block(s, what);
     StoreRoleAttrs a;
     if (!store_role_get_attrs(s->user, &a, NULL, 0) || (a.superuser != 1 && a.createdb != 1))
         err_raise(ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to %s database",

@@ -85,6 +85,7 @@ static void run_query(ProtoConn *c, QueryState *qs, const char *sql)
     List *stmts = parse_sql(qs->parse_arena, sql);
     if (list_len(stmts) == 0)
         proto_send_simple(c, 'I');   /* EmptyQueryResponse */
+    exec_session_set_implicit_block(c->session->exec, list_len(stmts) > 1);
     for (int i = 0; i < list_len(stmts); i++) {
         /* statement_timeout is armed per statement, with the value a SET
          * earlier in this string may have changed (PostgreSQL's behaviour);

@@ -151,6 +151,42 @@ static void check_set_and_notice(PGconn *c)
     CHECK_STR(last_notice, "table \"nosuch\" does not exist, skipping");
 }
 
+/* A multi-statement Query is PostgreSQL's implicit transaction block:
+ * VACUUM, CREATE/DROP DATABASE and DISCARD ALL refuse it (25001) and the
+ * statements before them roll back; alone they run. */
+static void check_implicit_block(PGconn *c)
+{
+    const char *refused[][2] = {
+        {"CREATE TABLE ib (a int); CREATE DATABASE ibdb", "CREATE DATABASE"},
+        {"CREATE TABLE ib (a int); VACUUM", "VACUUM"},
+        {"CREATE TABLE ib (a int); DISCARD ALL", "DISCARD ALL"},
+        {"DROP DATABASE IF EXISTS ibdb; CREATE TABLE ib (a int)", "DROP DATABASE"},
+    };
+    for (int i = 0; i < 4; i++) {
+        CHECK(PQsendQuery(c, refused[i][0]));
+        PGresult *r;
+        int errors = 0;
+        while ((r = PQgetResult(c)) != NULL) {
+            if (PQresultStatus(r) == PGRES_FATAL_ERROR) {
+                char want[96];
+                snprintf(want, sizeof want, "%s cannot run inside a transaction block", refused[i][1]);
+                CHECK_STR(ptest_sqlstate(r), "25001");
+                CHECK_STR(PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY), want);
+                errors++;
+            }
+            PQclear(r);
+        }
+        CHECK(errors == 1);
+        PQclear(ptest_exec(c, "SELECT 1 FROM pg_class WHERE relname = 'ib'", PGRES_TUPLES_OK));
+    }
+    PGresult *r = ptest_exec(c, "SELECT count(*) FROM pg_class WHERE relname = 'ib'", PGRES_TUPLES_OK);
+    CHECK_STR(PQgetvalue(r, 0, 0), "0");
+    PQclear(r);
+    PQclear(ptest_exec(c, "VACUUM", PGRES_COMMAND_OK));
+    PQclear(ptest_exec(c, "CREATE DATABASE ibdb", PGRES_COMMAND_OK));
+    PQclear(ptest_exec(c, "DROP DATABASE ibdb", PGRES_COMMAND_OK));
+}
+
 int main(void)
 {
     TestServer s;
@@ -162,6 +198,7 @@ int main(void)
         check_error_mid_query(c);
         check_errors_and_status(c);
         check_set_and_notice(c);
+        check_implicit_block(c);
     }
     PQfinish(c);
     /* The Unix socket in the data directory works too. */
