@@ -136,6 +136,9 @@ void store_role_create(const char *name, bool is_superuser, const char *verifier
  * STORE_WAL_CHECKPOINT_BYTES. Raises 58030 on I/O failure. */
 void store_checkpoint(void);
 #define STORE_WAL_CHECKPOINT_BYTES (64u << 20)
+/* Change that threshold (PostgreSQL's max_wal_size, in bytes); 0 turns
+ * automatic checkpoints off (benchmarks that keep a table in memory). */
+void store_set_checkpoint_wal_bytes(uint64_t bytes);
 /* VACUUM: compact t's data (NULL = every table): row versions no snapshot
  * can see any more are dropped, overlapping runs merged. */
 void store_vacuum(StoreTable *t);

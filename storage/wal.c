@@ -343,6 +343,14 @@ void store__wal_add_column(StoreTxn *x, const StoreTable *t, int col, const Valu
 
 /* ---- the log file ---- */
 
+/* WAL bytes past which a commit asks for a checkpoint (0 = never). */
+static _Atomic uint64_t checkpoint_wal_bytes = STORE_WAL_CHECKPOINT_BYTES;
+
+void store_set_checkpoint_wal_bytes(uint64_t bytes)
+{
+    atomic_store_explicit(&checkpoint_wal_bytes, bytes, memory_order_relaxed);
+}
+
 static struct {
     pthread_mutex_t mu;
     pthread_cond_t cond;
@@ -551,7 +559,8 @@ uint64_t store__wal_commit(StoreTxn *x)
     pthread_mutex_lock(&wal.mu);
     atomic_store(&store_g.visible_seq, seq);
     pthread_cond_broadcast(&wal.cond);
-    bool big = wal.written > STORE_WAL_CHECKPOINT_BYTES && !wal.blocked;
+    uint64_t limit = atomic_load_explicit(&checkpoint_wal_bytes, memory_order_relaxed);
+    bool big = limit != 0 && wal.written > limit && !wal.blocked;
     pthread_mutex_unlock(&wal.mu);
     x->wal_len = 0;
     store__wal_spill_close(x);
