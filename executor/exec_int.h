@@ -209,7 +209,7 @@ typedef struct ExecGroupTable {
     ExecColumn *keys;      /* one per key, group i at index i */
     uint64_t *ghash;       /* hash per group */
     uint32_t ngroups;
-    uint32_t *slots;       /* open addressing: group index + 1, 0 = empty */
+    uint64_t *slots;       /* open addressing: hash tag << 32 | group index + 1, 0 = empty */
     uint32_t nslots;       /* power of two */
     MemArena *arena;
     /* per-batch work buffers */

@@ -4,9 +4,11 @@
  *
  * Layout: groups are numbered densely in creation order; their keys live in
  * growable column stores (one per key column) and their hashes in ghash.
- * The index is open addressing with linear probing over `slots` (group + 1,
- * 0 = empty), kept at most half full and doubled before a batch could push
- * it past that, so a batch never rehashes midway.
+ * The index is open addressing with linear probing over `slots`, kept at
+ * most half full and doubled before a batch could push it past that, so a
+ * batch never rehashes midway. A slot holds the group + 1 (0 = empty) in its
+ * low half and the upper 32 bits of the key's hash in its high half, so a
+ * probe rejects other keys without touching the group's hash or keys.
  *
  * Lookup is vectorised per batch (DuckDB's approach): hash every row column
  * by column; then rounds of (probe the slot of every pending row → empty:
@@ -14,6 +16,13 @@
  * key comparison of all candidates; mismatches move to the next slot and
  * go round again. The type dispatch happens once per column per round,
  * never per row.
+ *
+ * Memory latency: with millions of groups every probe misses the caches
+ * (slot, then the group's key). Each step therefore runs over the whole
+ * batch and prefetches what the next step reads: all slots after hashing,
+ * the candidate groups' first key while probing; the misses of a batch
+ * overlap instead of following one another (Q15-like GROUP BY of 2M int8
+ * keys: see executor/README.md "Optimisations (issue 7)").
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -49,7 +58,7 @@ void exec__gt_init_sized(ExecGroupTable *gt, MemArena *arena, int nkeys, const S
         exec__col_init(&gt->keys[k], types[k], arena, cap);
     gt->ghash = mem_alloc(arena, cap * sizeof(uint64_t));
     gt->nslots = 4 * cap;
-    gt->slots = mem_calloc(arena, gt->nslots, sizeof(uint32_t));
+    gt->slots = mem_calloc(arena, gt->nslots, sizeof(uint64_t));
     gt->hash = mem_alloc(arena, VEC_CAPACITY * sizeof(uint64_t));
     gt->slot = mem_alloc(arena, VEC_CAPACITY * sizeof(uint32_t));
     gt->todo = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
@@ -62,6 +71,14 @@ void exec__gt_init_sized(ExecGroupTable *gt, MemArena *arena, int nkeys, const S
     gt->newrows = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
 }
 
+#define GT_PREFETCH_AHEAD 16
+
+/* A slot's content for group g of hash h. */
+static inline uint64_t slot_entry(uint64_t h, uint32_t g)
+{
+    return (h & ~(uint64_t)UINT32_MAX) | ((uint64_t)g + 1);
+}
+
 /* Room for n more groups: slots at most half full, group arrays sized. */
 static void gt_reserve(ExecGroupTable *gt, uint32_t n)
 {
@@ -72,7 +89,7 @@ static void gt_reserve(ExecGroupTable *gt, uint32_t n)
             ns *= 2;
         if (ns > (UINT64_C(1) << 31))
             err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many groups in one hash table");
-        uint32_t *slots = mem_calloc(gt->arena, (size_t)ns, sizeof(uint32_t));
+        uint64_t *slots = mem_calloc(gt->arena, (size_t)ns, sizeof(uint64_t));
         uint32_t mask = (uint32_t)ns - 1;
         for (uint32_t g = 0; g < gt->ngroups; g++) {
             if ((g & 0xFFFF) == 0)
@@ -80,7 +97,7 @@ static void gt_reserve(ExecGroupTable *gt, uint32_t n)
             uint32_t s = (uint32_t)gt->ghash[g] & mask;
             while (slots[s])
                 s = (s + 1) & mask;
-            slots[s] = g + 1;
+            slots[s] = slot_entry(gt->ghash[g], g);
         }
         gt->slots = slots;
         gt->nslots = (uint32_t)ns;
@@ -105,20 +122,34 @@ uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t
         gt->slot[i] = (uint32_t)gt->hash[i] & mask;
         gt->todo[i] = (uint16_t)i;
     }
+    /* Tables past the caches: each probe prefetches the slot of the row
+     * GT_PREFETCH_AHEAD rows later, so that many misses are in flight (a
+     * 1 MB table stays cached: no prefetch). */
+    bool big = (size_t)gt->nslots * sizeof(uint64_t) > ((size_t)1 << 20);
+    uint32_t ahead = big ? GT_PREFETCH_AHEAD : 0;
+    for (uint32_t i = 0; i < ahead && i < n; i++)
+        __builtin_prefetch(&gt->slots[gt->slot[i]]);
+    const ExecColumn *key0 = &gt->keys[0];
     uint32_t ntodo = n, nnew = 0;
     uint16_t *todo = gt->todo, *todo2 = gt->todo2;
     while (ntodo > 0) {
         uint32_t ncmp = 0, nnext = 0, round_new = 0;
         for (uint32_t t = 0; t < ntodo; t++) {
-            uint32_t i = todo[t], s = gt->slot[i], g1 = gt->slots[s];
-            if (g1 == 0) {
+            uint32_t i = todo[t], s = gt->slot[i];
+            if (t + ahead < ntodo)
+                __builtin_prefetch(&gt->slots[gt->slot[todo[t + ahead]]]);
+            uint64_t e = gt->slots[s];
+            uint32_t g1 = (uint32_t)e;
+            if (e == 0) {
                 uint32_t g = gt->ngroups++;
-                gt->slots[s] = g + 1;
+                gt->slots[s] = slot_entry(gt->hash[i], g);
                 gt->ghash[g] = gt->hash[i];
                 group_of[i] = g;
                 gt->newpos[nnew + round_new] = (uint16_t)i;
                 gt->newrows[round_new++] = rows[i];
-            } else if (gt->ghash[g1 - 1] == gt->hash[i]) {
+            } else if (((e ^ gt->hash[i]) >> 32) == 0) {
+                if (big)
+                    __builtin_prefetch(key0->data + (size_t)(g1 - 1) * key0->elem);
                 gt->cmp_i[ncmp] = (uint16_t)i;
                 gt->cmp_rows[ncmp] = rows[i];
                 gt->cmp_g[ncmp++] = g1 - 1;
