@@ -343,6 +343,19 @@ static Field extract_local(Unit u, int64_t ts, bool is_tz, int64_t utc, const ch
         if (u == U_NONE) unit_error(name, false, type);
         return (Field){0, 0, true, false, 0};
     }
+    if (u == U_MICRO || u == U_MILLI || u == U_SECOND || u == U_MINUTE || u == U_HOUR) {
+        /* time-of-day units: no calendar arithmetic (GROUP BY extract(minute …)) */
+        int64_t tod = ts % USECS_PER_DAY;
+        if (tod < 0) tod += USECS_PER_DAY;
+        int64_t us = tod % (60 * USECS_PER_SEC);
+        switch (u) {
+        case U_MICRO: return fint(us);
+        case U_MILLI: return (Field){us, 3, false, false, 0};
+        case U_SECOND: return (Field){us, 6, false, false, 0};
+        case U_MINUTE: return fint(tod / (60 * USECS_PER_SEC) % 60);
+        default: return fint(tod / USECS_PER_HOUR);
+        }
+    }
     Tm tm = ts_split(ts);
     int64_t sec_us = tm.tod % (60 * USECS_PER_SEC);
     int y = tm.year > 0 ? tm.year : tm.year - 1;   /* BC years count from -1 */
@@ -448,16 +461,40 @@ static Field extract_date(Unit u, int32_t d, const char *name)
 
 typedef enum { SRC_TS, SRC_TZ, SRC_DATE, SRC_IV } Src;
 
+/* Numerics of the small whole fields (minute, hour, day, month, dow ...)
+ * made once per batch and shared by the rows that have them. */
+#define EXTRACT_SMALL 64
+
+static StrRef field_numeric_cached(Field f, StrRef *small, MemArena *arena)
+{
+    if (f.inf || f.sign == 2 || f.scale != 0 || f.v < 0 || f.v >= EXTRACT_SMALL)
+        return field_numeric(f, arena);
+    StrRef *c = &small[(int)f.v];
+    if (c->ptr == NULL)
+        *c = field_numeric(f, arena);
+    return *c;
+}
+
 static void extract_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *result, Src src,
                            bool numeric)
 {
     const StrRef *f = args[0]->data;
     uint32_t fm = args[0]->is_const ? 0 : UINT32_MAX, xm = args[1]->is_const ? 0 : UINT32_MAX;
     char name[64];
+    StrRef small[EXTRACT_SMALL] = {{0}};
+    Unit const_unit = U_NONE;
+    bool have_unit = false;   /* a constant unit is looked up at its first row, once */
     for (uint32_t i = 0; i < ctx->count; i++) {
         uint32_t row = ctx->sel ? ctx->sel[i] : i;
         if (!kernel_row_valid(result, row)) continue;
-        Unit u = unit_lookup(f[row & fm], name, sizeof name);
+        Unit u;
+        if (fm == 0 && have_unit) {
+            u = const_unit;
+        } else {
+            u = unit_lookup(f[row & fm], name, sizeof name);
+            const_unit = u;
+            have_unit = fm == 0;
+        }
         uint32_t x = row & xm;
         Field v;
         switch (src) {
@@ -471,7 +508,7 @@ static void extract_kernel(const FuncCallCtx *ctx, Vector *const *args, Vector *
         default: v = extract_interval(u, ((const StrRef *)args[1]->data)[x], name); break;
         }
         if (v.null) vec_set_null(result, row);
-        else if (numeric) ((StrRef *)result->data)[row] = field_numeric(v, ctx->arena);
+        else if (numeric) ((StrRef *)result->data)[row] = field_numeric_cached(v, small, ctx->arena);
         else ((double *)result->data)[row] = field_double(v);
     }
 }
