@@ -373,33 +373,59 @@ StrRef numeric_from_int64(int64_t val, MemArena *arena)
     return num_pack(&v, arena);
 }
 
+/* val * 10^-dscale, built in base NBASE directly: the fraction's digits are
+ * padded to a multiple of DEC_DIGITS (val * 10^pad) so that groups of four
+ * decimal digits line up with the point. Aggregates finish millions of
+ * groups through here (avg, sum of int8). */
 StrRef numeric_from_int128(int128_t val, int dscale, MemArena *arena)
 {
-    char buf[64];
-    char *p = buf + sizeof buf - 1;
+    ERR_ASSERT(dscale >= 0);
     uint128_t u = val < 0 ? (uint128_t)0 - (uint128_t)val : (uint128_t)val;
-    int ndig = 0;
-    NumVar v;
-    *p = '\0';
-    do {
-        *--p = (char)('0' + (int)(u % 10));
-        u /= 10;
-        ndig++;
-    } while (u);
-    while (ndig <= dscale) { /* leading zeros so the point has a digit before it */
-        *--p = '0';
-        ndig++;
+    int pad = (DEC_DIGITS - dscale % DEC_DIGITS) % DEC_DIGITS;
+    int fracgroups = (dscale + pad) / DEC_DIGITS;
+    /* the padded value may not fit 128 bits */
+    bool split = false;
+    for (int k = 0; k < pad; k++) {
+        if (u > (~(uint128_t)0) / 10) {
+            split = true;
+            break;
+        }
+        u *= 10;
     }
-    if (dscale > 0) {
+    if (split) {   /* rare (|val| near 2^127): the decimal way */
+        char buf[64];
+        char *p = buf + sizeof buf - 1;
+        uint128_t w = val < 0 ? (uint128_t)0 - (uint128_t)val : (uint128_t)val;
+        int ndig = 0;
+        NumVar v;
+        *p = '\0';
+        do {
+            *--p = (char)('0' + (int)(w % 10));
+            w /= 10;
+            ndig++;
+        } while (w);
+        while (ndig <= dscale) {
+            *--p = '0';
+            ndig++;
+        }
         char tmp[80];
-        snprintf(tmp, sizeof tmp, "%s%.*s.%s", val < 0 ? "-" : "", ndig - dscale, p,
-                 p + (ndig - dscale));
+        snprintf(tmp, sizeof tmp, "%s%.*s.%s", val < 0 ? "-" : "", ndig - dscale, p, p + (ndig - dscale));
         ERR_ASSERT(num_parse(tmp, &v, arena) != NULL);
-    } else {
-        if (val < 0)
-            *--p = '-';
-        ERR_ASSERT(num_parse(p, &v, arena) != NULL);
+        return num_pack(&v, arena);
     }
+    NumDigit tmp[12];   /* 2^128 < 10^39: at most 10 groups */
+    int n = 0;
+    while (u) {
+        tmp[n++] = (NumDigit)(u % NBASE);
+        u /= NBASE;
+    }
+    NumVar v;
+    numvar__alloc(&v, n, arena);
+    for (int i = 0; i < n; i++)
+        v.digits[i] = tmp[n - 1 - i];
+    v.sign = val < 0 ? NUM_NEG : NUM_POS;
+    v.weight = n - 1 - fracgroups;
+    v.dscale = dscale;
     return num_pack(&v, arena);
 }
 
@@ -587,6 +613,52 @@ StrRef numeric_mod(StrRef a, StrRef b, MemArena *arena) { return num_binary(a, b
 StrRef numeric_div_int64(StrRef sum, int64_t count, MemArena *arena)
 {
     return numeric_div(sum, numeric_from_int64(count, arena), arena);
+}
+
+/* Weight and first digit of integer u in base NBASE (0: weight 0, digit 0). */
+static void int_base_digits(uint128_t u, int *weight, NumDigit *first)
+{
+    int w = -1;
+    NumDigit d = 0;
+    while (u) {
+        d = (NumDigit)(u % NBASE);
+        u /= NBASE;
+        w++;
+    }
+    *weight = w < 0 ? 0 : w;
+    *first = d;
+}
+
+StrRef numeric_avg_int128(int128_t sum, int64_t count, MemArena *arena)
+{
+    ERR_ASSERT(count > 0);
+    uint128_t u = sum < 0 ? (uint128_t)0 - (uint128_t)sum : (uint128_t)sum;
+    /* PostgreSQL's select_div_scale for two integers (dscale 0) */
+    int w1, w2;
+    NumDigit f1, f2;
+    int_base_digits(u, &w1, &f1);
+    int_base_digits((uint128_t)count, &w2, &f2);
+    int qweight = w1 - w2 - (f1 <= f2 ? 1 : 0);
+    int rscale = NUMERIC_MIN_SIG_DIGITS - qweight * DEC_DIGITS;
+    if (rscale < 0)
+        rscale = 0;
+    if (rscale > NUMERIC_MAX_DISPLAY_SCALE)
+        rscale = NUMERIC_MAX_DISPLAY_SCALE;
+    /* u * 10^rscale / count rounded half away from zero, as div_var's
+     * exact digits rounded at rscale; the general path when it overflows */
+    uint128_t t = u;
+    for (int k = 0; k < rscale; k++) {
+        if (t > (~(uint128_t)0) / 10)
+            return numeric_div_int64(numeric_from_int128(sum, 0, arena), count, arena);
+        t *= 10;
+    }
+    uint128_t q = t / (uint64_t)count, r = t % (uint64_t)count;
+    if (r >= (uint64_t)count - r)   /* r / count >= 1/2 */
+        q++;
+    if (q >> 127)   /* does not fit int128 */
+        return numeric_div_int64(numeric_from_int128(sum, 0, arena), count, arena);
+    int128_t sq = sum < 0 ? -(int128_t)q : (int128_t)q;
+    return numeric_from_int128(sq, rscale, arena);
 }
 
 static StrRef num_with_sign(StrRef a, int mode, MemArena *arena)

@@ -53,6 +53,10 @@ double numeric_to_double(StrRef num);   /* as numeric_float8 */
 /* Exact value * 10^scale as int128 when it fits and has no more than scale
  * fractional digits; false otherwise (caller falls back to NumericVar math). */
 bool numeric_to_int128_scaled(StrRef num, int scale, int128_t *out);
+/* avg of integers: sum / count (count > 0) as PostgreSQL's numeric_div
+ * gives it (select_div_scale, last digit rounded), without building the
+ * operands: integer arithmetic whenever sum * 10^scale fits 128 bits. */
+StrRef numeric_avg_int128(int128_t sum, int64_t count, MemArena *arena);
 
 /* Arithmetic with PostgreSQL's result scales. */
 StrRef numeric_add(StrRef a, StrRef b, MemArena *arena);

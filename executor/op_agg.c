@@ -795,11 +795,9 @@ void exec__agg_slot_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, Me
     switch (s->sk) {
     case AS_COUNT: v.u.i64 = c; break;
     case AS_SUM_I64: v.u.i64 = (int64_t)((uint64_t)s->i64[g] + (uint64_t)s->sum_add * (uint64_t)c); break;
-    case AS_SUM_I128: {
-        StrRef sum = numeric_from_int128(s->i128[g], 0, a);
-        v.u.str = avg ? numeric_div_int64(sum, c, a) : sum;
+    case AS_SUM_I128:
+        v.u.str = avg ? numeric_avg_int128(s->i128[g], c, a) : numeric_from_int128(s->i128[g], 0, a);
         break;
-    }
     case AS_SUM_F32: v.u.f32 = s->f32[g]; break;
     case AS_SUM_F64: v.u.f64 = avg ? s->f64[g] / (double)c : s->f64[g]; break;
     case AS_NUMERIC: v.u.str = avg ? numeric_div_int64(buf_get(s, g), c, a) : buf_get(s, g); break;
