@@ -649,3 +649,59 @@ Test(numeric, input_errors_and_spaces)
     }
     mem_arena_destroy(a);
 }
+
+/* Text of v * 10^-scale, the reference for numeric_from_int128. */
+static void int128_text(int128_t v, int scale, char *out)
+{
+    char buf[80];
+    char *p = buf + sizeof buf - 1;
+    uint128_t u = v < 0 ? (uint128_t)0 - (uint128_t)v : (uint128_t)v;
+    int nd = 0;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + (int)(u % 10));
+        u /= 10;
+        nd++;
+    } while (u);
+    while (nd <= scale) {
+        *--p = '0';
+        nd++;
+    }
+    if (scale > 0)
+        sprintf(out, "%s%.*s.%s", v < 0 ? "-" : "", nd - scale, p, p + nd - scale);
+    else
+        sprintf(out, "%s%s", v < 0 ? "-" : "", p);
+}
+
+/* The direct base-10000 construction equals the text input's bytes, and the
+ * integer avg equals the general division, over values of every size. */
+Test(numeric, from_int128_and_avg_match_general_paths)
+{
+    MemArena *a = mem_arena_create("test");
+    uint64_t x = 88172645463325252u;   /* xorshift: the same values every run */
+    for (int it = 0; it < 200000; it++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t y = x * 2685821657736338717u;
+        int bits = (int)(x % 126);
+        int128_t v = (int128_t)(((uint128_t)x << 64 | y) >> (127 - bits));
+        if (y & 1)
+            v = -v;
+        if (it < 64)
+            v = it - 32;
+        int scale = (int)(y % 25);
+        char text[100];
+        int128_text(v, scale, text);
+        StrRef direct = numeric_from_int128(v, scale, a);
+        StrRef parsed = numeric_in(text, strlen(text), -1, a);
+        cr_assert(direct.len == parsed.len && memcmp(direct.ptr, parsed.ptr, direct.len) == 0,
+                  "numeric_from_int128(%s)", text);
+        int64_t count = (int64_t)(y >> (1 + x % 62)) + 1;
+        StrRef fast = numeric_avg_int128(v, count, a);
+        StrRef slow = numeric_div_int64(numeric_from_int128(v, 0, a), count, a);
+        cr_assert(fast.len == slow.len && memcmp(fast.ptr, slow.ptr, fast.len) == 0, "avg(%s / %lld)",
+                  text, (long long)count);
+        if ((it & 1023) == 0)
+            mem_arena_reset(a);
+    }
+    mem_arena_destroy(a);
+}
