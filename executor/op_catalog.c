@@ -278,15 +278,16 @@ static void fill_database(CatRows *r)
 }
 
 /* pg_roles, pg_authid and pg_user share one loop: the columns differ. */
+/* pg_roles / pg_authid / pg_user as the transaction's snapshot sees them
+ * (under REPEATABLE READ a role created later is absent, a dropped one
+ * still listed), as PostgreSQL's catalog scans. */
 static void fill_roles(CatRows *r, char which)
 {
     for (int i = -1;; i++) {
-        const char *name = i < 0 ? "pg_database_owner" : store_role_at(i);
+        StoreRoleAttrs a = {0};
+        const char *name = i < 0 ? "pg_database_owner" : store_role_snapshot_at(i, &a);
         if (!name)
             break;
-        StoreRoleAttrs a = {0};
-        if (i >= 0 && !store_role_get_attrs(name, &a, NULL, 0))
-            continue;
         if (which == 'u' && (i < 0 || !a.login))
             continue;
         name = mem_strdup(r->arena, name);

@@ -90,6 +90,16 @@ void store__cat_end(StoreTxn *x, bool commit)
     }
 }
 
+uint64_t store__cat_commit_seq(void)
+{
+    /* store__wal_commit publishes commits in sequence order and finishes
+     * the catalog entries just before publishing its own: the commit at
+     * hand is the one after the last published. */
+    if (store_g.replaying)
+        return 0;
+    return atomic_load(&store_g.visible_seq) + 1;
+}
+
 void store__cat_cut(StoreTxn *x, uint64_t pos)
 {
     int keep = x->ncat_undo;

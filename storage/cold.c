@@ -6,14 +6,19 @@
  * appended since the table's last run, or all rows when compacting). A
  * table's runs are spans [first, end) contiguous from row 0 (StoreRunRef).
  * Once the checkpoint is complete (`control` names it), the data arrays of
- * the non-key fixed-width columns of every row group fully covered by the
- * new run are freed: StoreChunk.data == NULL means "read it from the run".
- * MVCC stamps, validity bitmaps, zone maps, key columns (the pk index reads
- * them) and string columns (their bytes live in the shared heap) stay in
- * memory, so visibility, zone-map skipping and writes are unchanged; only
- * value reads go through store__chunk_values, which decodes one run group
- * (64K rows) per column into the reader's cache and hands out a 2048-row
- * slice of it.
+ * the non-key columns of every row group fully covered by the new run are
+ * freed: StoreChunk.data == NULL means "read it from the run". For string
+ * columns the array is of StrRefs; their bytes live in the table heap's
+ * value chain (table.c), whose blocks are released too once every row
+ * group whose strings they hold is cold (store__heap_release_frozen),
+ * retired with the arrays. MVCC stamps, validity bitmaps, zone maps and key
+ * columns (the pk index reads them; their strings are in the key chain)
+ * stay in memory, so visibility, zone-map skipping and writes are
+ * unchanged; only value reads go through store__chunk_values, which
+ * decodes one run group (64K rows) per column into the reader's cache and
+ * hands out a 2048-row slice of it (strings: StrRefs into the decoded
+ * chunk, valid while the cache entry is pinned, i.e. until the reader
+ * moves to another run group or ends).
  *
  * Lifetimes. Readers that may load chunk data pointers (scans, row
  * fetches, checkpoints, thaws) hold a StoreRunRef of the table taken before
@@ -23,8 +28,9 @@
  *      them);
  *   2. detach the covered data pointers (NULL, release stores), publish
  *      ref R2 (same runs) and retire the detached arrays onto R1.
- * Retired arrays are freed once R1 and every older ref are released: any
- * reader that could have loaded one of the pointers holds such a ref. A
+ * Retired arrays (and heap blocks) are freed once R1 and every older ref
+ * are released: any reader that could have loaded one of the pointers, or
+ * a StrRef into a block, holds such a ref. A
  * reader that finds NULL data through a ref that does not cover the group
  * (it began before step 1) moves to the current ref, which does.
  * A run is closed by the release of the last span naming it, and its file
@@ -275,16 +281,11 @@ const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache
     return (const char *)cc->vals[col] + (size_t)(start - cc->first_row) * t->width[col];
 }
 
-/* Whether column c's data may be freed once in a run. Caller holds freeze_mu. */
+/* Whether column c's data may be freed once in a run: every column but the
+ * key (the pk index reads it). Caller holds freeze_mu. */
 static bool col_freezable(const StoreTable *t, int c)
 {
-    if (t->phys[c] == PHYS_STR)
-        return false;
-    int npkey = __atomic_load_n(&t->npkey, __ATOMIC_ACQUIRE);
-    for (int k = 0; k < npkey; k++)
-        if (t->pkey[k] == c)
-            return false;
-    return true;
+    return !store__col_is_key(t, c);
 }
 
 /* Open path as a StoreRun (refs 0) holding table rows from `first`. */
@@ -381,9 +382,11 @@ void store__run_attach(StoreTable *t, const char *path, uint64_t gen, uint64_t f
     ref_publish(t, r, false);
 }
 
-/* Detach the freezable arrays of groups inside [first, rows) into ret. */
+/* Detach the freezable arrays of groups inside [first, rows) into ret,
+ * then the string heap blocks no chunk points into any more (cap: room in
+ * ret->ptrs, grown for the blocks). */
 static void freeze_groups(StoreTable *t, uint64_t first, uint64_t rows, int ncols,
-                          StoreRetired *ret)
+                          StoreRetired *ret, size_t *cap)
 {
     pthread_mutex_lock(&t->freeze_mu);
     for (uint64_t g = first / STORE_GROUP_ROWS; g < rows / STORE_GROUP_ROWS; g++) {
@@ -396,11 +399,15 @@ static void freeze_groups(StoreTable *t, uint64_t first, uint64_t rows, int ncol
             __atomic_store_n(&grp->chunks[c].data, NULL, __ATOMIC_RELEASE);
         }
     }
+    store__heap_release_frozen(t, ncols, &ret->ptrs, &ret->n, cap);
     pthread_mutex_unlock(&t->freeze_mu);
 }
 
-void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
-                        uint64_t rows, int ncols)
+/* store__run_install; supersede: runs left out of the new ref are removed
+ * by their last reader (a checkpoint's; a bulk load's install keeps them:
+ * the current checkpoint may still name them). */
+static void run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
+                        uint64_t rows, int ncols, bool supersede)
 {
     StoreRun *run = run_new(path, gen, t->oid, first, ncols);
     uint64_t ngroups = rows / STORE_GROUP_ROWS - first / STORE_GROUP_ROWS;
@@ -426,9 +433,10 @@ void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t 
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     }
     ret->ptrs = ptrs;
-    ref_publish(t, r1, true);
+    size_t cap = (size_t)(ngroups * (uint64_t)ncols + 1);
+    ref_publish(t, r1, supersede);
     if (run->aligned && run->nrows >= rows - first)
-        freeze_groups(t, first, rows, ncols, ret);
+        freeze_groups(t, first, rows, ncols, ret, &cap);
     /* Readers that began before the NULLs hold r1 or older: retire onto r1. */
     store__lock();
     r1->retired = ret;
@@ -436,6 +444,18 @@ void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t 
     store__unlock();
     ref_publish(t, r2, false);
     store__run_release(t, r1);
+}
+
+void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
+                        uint64_t rows, int ncols)
+{
+    run_install(t, path, gen, first, rows, ncols, true);
+}
+
+void store__run_install_bulk(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
+                             uint64_t rows, int ncols)
+{
+    run_install(t, path, gen, first, rows, ncols, false);
 }
 
 void store__run_retire(StoreTable *t, void **ptrs, size_t n)
@@ -477,6 +497,7 @@ void store__run_trim(void)
 void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols)
 {
     uint64_t g0 = (from + STORE_GROUP_ROWS - 1) / STORE_GROUP_ROWS;
+    bool any = false;
     for (uint64_t g = g0; g < to / STORE_GROUP_ROWS; g++) {
         StoreRowGroup *grp = store__group(t, g);
         for (int c = 0; c < ncols; c++)
@@ -484,7 +505,56 @@ void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols)
                 ref_covers(t->run_cur, c, g * STORE_GROUP_ROWS)) {
                 free(grp->chunks[c].data);
                 grp->chunks[c].data = NULL;
+                any |= t->phys[c] == PHYS_STR;
             }
+    }
+    if (!any)
+        return;
+    /* Recovery: no reader exists, so string blocks go at once. */
+    void **ptrs = NULL;
+    size_t n = 0, cap = 0;
+    pthread_mutex_lock(&t->freeze_mu);
+    store__heap_release_frozen(t, ncols, &ptrs, &n, &cap);
+    pthread_mutex_unlock(&t->freeze_mu);
+    for (size_t i = 0; i < n; i++)
+        free(ptrs[i]);
+    free(ptrs);
+}
+
+/* n bytes of t's key chain; frees `owned` when that raises. */
+__attribute__((noinline)) static char *heap_alloc_or_free(StoreTable *t, size_t n, void *owned)
+{
+    char *p = NULL;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        p = store__heap_alloc(&t->heap, n);
+        err_pop(&jmp);
+    } else {
+        free(owned);
+        err_rethrow();
+    }
+    return p;
+}
+
+/* Strings of a thawed key chunk into dst (freed on error): copied into the
+ * heap's key chain (the decoded ones live in the chunk cache only while
+ * pinned). */
+static void thaw_strings(StoreTable *t, const StoreChunk *ch, StrRef *dst, const StrRef *src)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < STORE_GROUP_ROWS; i++)
+        total += src[i].len;
+    char *p = heap_alloc_or_free(t, total, dst);
+    for (uint32_t i = 0; i < STORE_GROUP_ROWS; i++) {
+        bool valid = (__atomic_load_n(&ch->validity[i >> 6], __ATOMIC_RELAXED) >> (i & 63)) & 1;
+        if (!valid) {
+            dst[i] = (StrRef){"", 0};
+            continue;
+        }
+        if (src[i].len)
+            memcpy(p, src[i].ptr, src[i].len);
+        dst[i] = (StrRef){p, src[i].len};
+        p += src[i].len;
     }
 }
 
@@ -502,7 +572,10 @@ static void thaw_all(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, int n
             void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
             if (!p)
                 err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-            memcpy(p, src, bytes);
+            if (t->phys[cols[k]] != PHYS_STR)
+                memcpy(p, src, bytes);
+            else
+                thaw_strings(t, ch, p, src);
             __atomic_store_n(&ch->data, p, __ATOMIC_RELEASE);
         }
     }
@@ -510,6 +583,14 @@ static void thaw_all(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, int n
 
 void store__run_thaw(StoreTable *t, int n, const int *cols)
 {
+    /* A string column becoming a key keeps its strings where they are in
+     * the hot groups: value blocks of rows so far must stay (table.c). */
+    for (int k = 0; k < n; k++)
+        if (t->phys[cols[k]] == PHYS_STR) {
+            pthread_mutex_lock(&t->heap.mu);
+            t->heap.vals_pin_rows = atomic_load(&t->nrows);
+            pthread_mutex_unlock(&t->heap.mu);
+        }
     StoreRunRef *ref = store__run_acquire(t);
     StoreColdCache cc = {.group = UINT32_MAX};
     ErrJmp jmp;

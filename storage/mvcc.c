@@ -125,6 +125,9 @@ static void undo_insert(StoreTable *t, const StoreUndo *u)
         store__pk_remove_rows(t, u->from, u->to);
         pthread_rwlock_unlock(&t->pk_lock);
     }
+    /* The rows' values stay in the groups' zone maps (scan_summary.c). */
+    for (uint64_t g = u->from / STORE_GROUP_ROWS; g * STORE_GROUP_ROWS < u->to; g++)
+        atomic_store(&store__group(t, g)->zone_loose, 1);
     atomic_store_explicit(&t->nrows, u->from, memory_order_release);
     store__heap_reset(&t->heap, u->heap_mark);
 }
@@ -335,10 +338,97 @@ StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, co
     return STORE_WRITE_OK;
 }
 
-/* Copy row rowid's columns into out (cold chunks through ref, cold.c). */
-static void fetch_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, uint64_t rowid,
-                         int ncols, const int *cols, Batch *out)
+/* ---- row fetch ----
+ * A fetched row's strings must outlive the fetch: a cold chunk's decoded
+ * strings are pinned only while the fetch runs, and a hot chunk's heap
+ * block may be released by the next checkpoint (table.c). So they are
+ * copied into an arena per output batch of the transaction: a fetch into
+ * the same batch overwrites its row 0, so that batch's arena is reset
+ * first (bounded memory for EvalPlanQual and ON CONFLICT loops); past
+ * STORE_FETCH_SLOTS batches the copies go to one arena kept to the end. */
+#define STORE_FETCH_SLOTS 8
+typedef struct StoreFetchArenas {
+    const Batch *out[STORE_FETCH_SLOTS];
+    MemArena *arena[STORE_FETCH_SLOTS];
+    int n;
+    MemArena *rest;
+} StoreFetchArenas;
+
+static void fetch_arenas_destroy(void *p)
 {
+    StoreFetchArenas *f = p;
+    if (!f)
+        return;
+    for (int i = 0; i < f->n; i++)
+        mem_arena_destroy(f->arena[i]);
+    mem_arena_destroy(f->rest);
+    free(f);
+}
+
+/* Fetches without a transaction: per thread, freed when it exits. */
+static pthread_key_t fetch_key;
+static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
+static void fetch_key_init(void) { (void)pthread_key_create(&fetch_key, fetch_arenas_destroy); }
+
+void store__fetch_free(StoreTxn *x)
+{
+    fetch_arenas_destroy(x->fetch);
+    x->fetch = NULL;
+}
+
+/* The arena for the strings of a fetch into out (may raise 53200). */
+static MemArena *fetch_arena(StoreTxn *x, const Batch *out)
+{
+    StoreFetchArenas *f;
+    if (x) {
+        if (!x->fetch)
+            x->fetch = store__calloc(1, sizeof *x->fetch);
+        f = x->fetch;
+    } else {
+        pthread_once(&fetch_once, fetch_key_init);
+        f = pthread_getspecific(fetch_key);
+        if (!f) {
+            f = store__calloc(1, sizeof *f);
+            if (pthread_setspecific(fetch_key, f) != 0) {
+                free(f);
+                err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+            }
+        }
+    }
+    for (int i = 0; i < f->n; i++)
+        if (f->out[i] == out) {
+            mem_arena_reset(f->arena[i]);
+            return f->arena[i];
+        }
+    if (f->n < STORE_FETCH_SLOTS) {
+        f->arena[f->n] = mem_arena_create("row fetch");
+        f->out[f->n] = out;
+        return f->arena[f->n++];
+    }
+    if (!f->rest)
+        f->rest = mem_arena_create("row fetch");
+    return f->rest;
+}
+
+/* Point out's string column v (row 0) at a copy in arena. */
+static void fetch_copy_string(Vector *v, MemArena *arena)
+{
+    StrRef *s = v->data;
+    if (s->len == 0) {
+        *s = (StrRef){"", 0};
+        return;
+    }
+    char *p = mem_alloc(arena, s->len);
+    memcpy(p, s->ptr, s->len);
+    s->ptr = p;
+}
+
+/* Copy row rowid's columns into out (cold chunks through ref, cold.c;
+ * strings into x's arena for out, taken at the first string). */
+static void fetch_values(StoreTable *t, StoreTxn *x, StoreRunRef **ref, StoreColdCache *cc,
+                         uint64_t rowid, int ncols, const int *cols, Batch *out)
+{
+    MemArena *arena = NULL;
     const StoreRowGroup *g = store__group(t, rowid / STORE_GROUP_ROWS);
     uint64_t start = rowid - rowid % STORE_GROUP_ROWS;
     uint32_t off = (uint32_t)(rowid % STORE_GROUP_ROWS);
@@ -356,6 +446,8 @@ static void fetch_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, u
         v->validity = NULL;
         if (!valid)
             vec_set_null(v, 0);
+        else if (t->phys[cols[i]] == PHYS_STR)
+            fetch_copy_string(v, arena ? arena : (arena = fetch_arena(x, out)));
     }
     out->count = 1;
     out->sel = NULL;
@@ -372,7 +464,7 @@ bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, cons
     StoreColdCache cc = {.group = UINT32_MAX};
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        fetch_values(t, &ref, &cc, rowid, ncols, cols, out);
+        fetch_values(t, x, &ref, &cc, rowid, ncols, cols, out);
         err_pop(&jmp);
     } else {
         store__cold_cache_free(&cc);

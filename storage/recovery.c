@@ -2,7 +2,8 @@
  * recovery.c — checkpoints and crash recovery.
  *
  * Files (under the data directory):
- *     control               "strata control 1\ngen <N>\n": the current generation
+ *     control               "strata control 1\ngen <N>\nxid <L>\n": the current
+ *                           generation, the transaction id floor (control.c)
  *     wal/<N>.wal           the WAL since checkpoint N (records: wal.c)
  *     checkpoint/<N>.ckpt   the committed state at checkpoint N, in WAL
  *                           record form: databases, schemas, tables, their
@@ -344,7 +345,8 @@ static void load_run_rows(StoreTable *t, StoreTxn *x, MemArena *a, MemArena *ga,
 
 /* Table rows [first, end) from checkpoint/<gen>.<oid>.run: the run becomes
  * one of the table's (cold.c); stamps (xmin = version, deletions), validity,
- * zone maps, keys and strings are loaded, other columns stay in the run. */
+ * zone maps and keys stay loaded, other columns (strings too) are freed as
+ * each run group is loaded and are read from the run. */
 static void table_run_load(Cursor *c, StoreTxn *x, MemArena *a, StoreTable *t, uint64_t gen,
                            uint64_t first, uint64_t end)
 {
@@ -446,7 +448,10 @@ static void apply_bulk_run(Cursor *c, StoreTxn *x)
 {
     StoreTable *t = table_of(c, take32(c));
     uint64_t gen = take64(c), first = take64(c), end = take64(c);
-    store__bulk_replay(t, x, gen, first, end);
+    /* Since the load may start below the runs' end: the run's first row
+     * (its rows [run_first, first) rewrite the table's last partial group). */
+    uint64_t run_first = c->p < c->end ? take64(c) : first;
+    store__bulk_replay(t, x, gen, run_first, first, end);
 }
 
 static void apply_record(const Rec *r, const char *path, StoreTxn *x, MemArena *a)
@@ -563,30 +568,8 @@ static int map_file(const char *path, int flags, const uint8_t **data, size_t *s
     return fd;
 }
 
-static uint64_t read_control(void)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/control", store_g.data_dir);
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        err_raise_fatal(ERRCODE_IO_ERROR, "could not open file \"%s\": %s", path, strerror(errno));
-    }
-    unsigned long long gen = 0;
-    int ok = fscanf(f, "strata control 1\ngen %llu", &gen);
-    fclose(f);
-    if (ok != 1 || gen == 0)
-        err_raise_fatal(ERRCODE_DATA_CORRUPTED, "invalid control file \"%s\"", path);
-    return gen;
-}
-
-static int write_control(uint64_t gen)
-{
-    char text[64];
-    int len = snprintf(text, sizeof text, "strata control 1\ngen %llu\n", (unsigned long long)gen);
-    return store__write_file_atomic(store_g.data_dir, "control", text, (size_t)len);
-}
+/* `control` (control.c): the generation, and the transaction id floor. */
+static int write_control(uint64_t gen) { return store__control_write(gen); }
 
 static int open_wal(uint64_t gen, bool create)
 {
@@ -662,8 +645,10 @@ void store__recover(void)
 {
     mkdir_in("wal");
     mkdir_in("checkpoint");
-    uint64_t gen = read_control();
+    uint64_t xid = 0;
+    uint64_t gen = store__control_read(&xid);
     uint64_t last_seq = 0;
+    store__txn_id_floor(xid);  /* replayed and later transactions take ids past it */
     store__seq_reset(); /* sequences */
     store__bulk_forget_all(); /* bulk.c: the registry is rebuilt by replay */
     store_g.replaying = true;
@@ -690,6 +675,7 @@ void store__recover(void)
         err_rethrow();
     }
     store_g.replaying = false;
+    store__txn_id_start();  /* control.c: a first block of ids past the replayed ones */
     store__bulk_cleanup();  /* bulk run files no committed record attached (bulk.c) */
     atomic_store(&store_g.visible_seq, last_seq);
     ckpt_gen = gen;
@@ -706,6 +692,7 @@ typedef struct CkptTable {
     uint64_t rows;
     int ncols;
     bool wrote;      /* phase B wrote a run of rows [first, rows) (cold.c installs it) */
+    bool compact;    /* that run rewrites rows earlier runs held (compaction): ZSTD */
     uint64_t first;
 } CkptTable;
 
@@ -847,7 +834,9 @@ static void ckpt_write_run(Ckpt *c, const CkptTable *ct, MemArena *a, StoreRunRe
     char path[4200];
     snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
              (unsigned long long)c->gen, t->oid);
-    RunWriteOptions opts = {.compression = RUN_COMP_LZ4};
+    /* Fresh rows: LZ4 (fast to write and to read back). A compaction's run
+     * replaces older ones and is read for long: ZSTD, a third smaller. */
+    RunWriteOptions opts = {.compression = ct->compact ? RUN_COMP_ZSTD : RUN_COMP_LZ4};
     RunWriter *w = run_writer_create(path, &schema, &opts);
     Batch b = {.ncols = nc + 1, .cols = MEM_NEW_ARRAY(a, Vector, nc + 1)};
     int64_t *rowno = MEM_NEW_ARRAY(a, int64_t, STORE_GROUP_ROWS);
@@ -962,6 +951,7 @@ static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
         for (int i = 0; i < ns && !full; i++)
             full = ref->spans[i].run->ncols_run != ct->ncols;
         ct->first = full ? 0 : prev_end - prev_end % STORE_GROUP_ROWS;
+        ct->compact = full && ns > 0;
         ct->wrote = full || ct->rows > prev_end;
         uint64_t kept_end = ct->wrote ? ct->first : prev_end;
         if (ct->wrote)

@@ -16,10 +16,13 @@
  * one shows its new attributes (pend) to its alterer only (alter_txn):
  * other sessions — and authentication — see the committed values. Rollback
  * (or ROLLBACK TO a savepoint before the change) puts the image back.
- * Another transaction changing a role with a change pending gets XX000
- * "tuple concurrently updated" at once (PostgreSQL waits for the first
- * transaction, then raises the same error when it committed); a CREATE of
- * a name another transaction is creating gets 42710 at once.
+ * Another transaction changing a role with a change pending waits for
+ * the first transaction to end (store__txn_wait_txn: deadlock detection,
+ * cancel), as PostgreSQL waits for the row's xmax: when that one rolled
+ * back the change goes ahead; when it committed, ALTER and DROP raise
+ * PostgreSQL's XX000 "tuple concurrently updated" (or "... deleted" after
+ * a DROP), and a CREATE of a name the other was creating 23505 (its unique
+ * index pg_authid_rolname_index).
  * Roles are never freed before store_close (a dropped one is `dead`), so
  * names handed out by store_role_at stay valid.
  *
@@ -55,14 +58,26 @@ typedef struct RoleVals {
     char verifier[PASSWORD_VERIFIER_MAX];
 } RoleVals;
 
+/* A committed image an ALTER replaced, kept for older snapshots. */
+typedef struct RoleHist {
+    RoleVals vals;
+    uint64_t from_seq;     /* commit sequence it took effect at */
+    struct RoleHist *next; /* older */
+} RoleHist;
+
 typedef struct StoreRole {
     char name[STORE_NAME_MAX];
     RoleVals cur;          /* committed (or, while create_txn is set, its creator's) */
+    uint64_t create_seq;   /* commit sequence of its CREATE (0: before any snapshot) */
+    uint64_t cur_seq;      /* ... at which cur took effect */
+    uint64_t drop_seq;     /* ... of its DROP when dead (0: never visible, or replayed) */
+    RoleHist *hist;        /* images cur replaced, newest first (freed with the role) */
     RoleVals pend;         /* alter_txn's attributes */
     StoreTxn *create_txn;  /* uncommitted CREATE: visible to it only */
     StoreTxn *drop_txn;    /* uncommitted DROP: invisible to it only */
     StoreTxn *alter_txn;   /* uncommitted ALTER: pend shown to it only */
     bool dead;
+    uint64_t version;      /* bumped by each committed change (a waiter's "concurrently updated") */
 } StoreRole;
 
 static pthread_mutex_t roles_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -156,8 +171,13 @@ static void ensure_postgres_locked(void)
 void store__roles_free(void)
 {
     pthread_mutex_lock(&roles_lock);
-    for (int i = 0; i < nroles; i++)
+    for (int i = 0; i < nroles; i++) {
+        for (RoleHist *h = roles[i]->hist, *next; h; h = next) {
+            next = h->next;
+            free(h);
+        }
         free(roles[i]);
+    }
     free(roles);
     roles = NULL;
     nroles = cap_roles = 0;
@@ -391,6 +411,8 @@ void store__role_checkpoint(StoreTxn *buf)
 void store__role_cat_end(void *obj, void *saved, StoreTxn *x, bool commit)
 {
     StoreRole *r = obj;
+    /* Without memory for the history an older snapshot reads the new image. */
+    RoleHist *hist = commit ? malloc(sizeof *hist) : NULL;
     pthread_mutex_lock(&roles_lock);
     if (!commit) {
         if (saved)
@@ -398,24 +420,42 @@ void store__role_cat_end(void *obj, void *saved, StoreTxn *x, bool commit)
         else
             r->dead = true;   /* its CREATE */
     } else if (x) {
-        if (r->create_txn == x)
+        uint64_t seq = store__cat_commit_seq();
+        r->version++;
+        if (r->create_txn == x) {
             r->create_txn = NULL;
+            r->create_seq = r->cur_seq = seq;
+        }
         if (r->alter_txn == x) {
+            if (hist)   /* the image older snapshots still read */
+                *hist = (RoleHist){r->cur, r->cur_seq, r->hist};
+            r->hist = hist ? hist : r->hist;
+            hist = NULL;
             r->cur = r->pend;
+            r->cur_seq = seq;
             r->alter_txn = NULL;
         }
         if (r->drop_txn == x) {
             r->drop_txn = NULL;
             r->dead = true;
+            r->drop_seq = seq;
         }
     }
     pthread_mutex_unlock(&roles_lock);
+    free(hist);
 }
 
-/* What a change found wrong (raised once roles_lock is released). */
+/* What a change found wrong (raised once roles_lock is released), or the
+ * other transaction it must wait for (owner set, code NULL). */
 typedef struct RoleErr {
     const char *code;
     char msg[160];
+    char detail[160];
+    StoreTxn *owner;       /* the transaction with a change of `role` pending */
+    uint64_t owner_id;
+    const StoreRole *role;
+    uint64_t version;      /* role->version when the wait began */
+    bool creating;         /* owner is creating the name (CREATE's wait) */
 } RoleErr;
 
 /* One change, under roles_lock: checks, then applies it (claiming the role
@@ -429,7 +469,47 @@ static _Noreturn void raise_role_err(const RoleErr *e)
 {
     if (strcmp(e->code, ERRCODE_OUT_OF_MEMORY) == 0)
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-    err_raise(e->code, "%s", e->msg);
+    ErrorData *d = err_begin(e->code);
+    err_message(d, "%s", e->msg);
+    if (e->detail[0])
+        err_detail(d, "%s", e->detail);
+    err_throw();
+}
+
+/* After waiting for e->owner: what its end means for our change (roles_lock
+ * held). False = it rolled back, try again; true = *e filled with
+ * PostgreSQL's error for a committed concurrent change. */
+static bool role_wait_outcome(RoleErr *e)
+{
+    const StoreRole *r = e->role;
+    if (e->creating) {
+        if (r->dead)
+            return false;   /* the other CREATE rolled back */
+        e->code = ERRCODE_UNIQUE_VIOLATION;
+        snprintf(e->msg, sizeof e->msg,
+                 "duplicate key value violates unique constraint \"pg_authid_rolname_index\"");
+        snprintf(e->detail, sizeof e->detail, "Key (rolname)=(%s) already exists.", r->name);
+        return true;
+    }
+    if (r->version == e->version)
+        return false;   /* its ALTER or DROP rolled back */
+    e->code = ERRCODE_INTERNAL_ERROR;
+    snprintf(e->msg, sizeof e->msg, "tuple concurrently %s", r->dead ? "deleted" : "updated");
+    return true;
+}
+
+/* Another transaction has a change of r pending: fill *e to wait for it
+ * (roles_lock held). Returns NULL for the change functions to return. */
+static StoreRole *role_wait(RoleErr *e, const StoreRole *r, bool creating)
+{
+    StoreTxn *o = creating ? r->create_txn : r->drop_txn ? r->drop_txn
+                                         : r->alter_txn ? r->alter_txn : r->create_txn;
+    e->owner = o;
+    e->owner_id = o->id;
+    e->role = r;
+    e->version = r->version;
+    e->creating = creating;
+    return NULL;
 }
 
 /* One change's progress (role_change's error path reads it). */
@@ -444,13 +524,25 @@ typedef struct RoleStep {
 static void role_step(StoreTxn *x, RoleStep *st)
 {
     RoleRec rec;
-    RoleErr e = {NULL, ""};
+    RoleErr e;
     store__cat_reserve(x);
     st->copy = store__malloc(sizeof *st->copy);
-    st->saved = st->copy;
-    pthread_mutex_lock(&roles_lock);
-    st->r = st->fn(x, st->arg, &rec, &st->saved, &e);
-    pthread_mutex_unlock(&roles_lock);
+    for (;;) {
+        e = (RoleErr){.code = NULL};
+        st->saved = st->copy;
+        pthread_mutex_lock(&roles_lock);
+        st->r = st->fn(x, st->arg, &rec, &st->saved, &e);
+        pthread_mutex_unlock(&roles_lock);
+        if (st->r || !e.owner)
+            break;
+        /* Another transaction's change is pending: wait for its end. */
+        store__txn_wait_txn(x, e.owner, e.owner_id);
+        pthread_mutex_lock(&roles_lock);
+        bool failed = role_wait_outcome(&e);
+        pthread_mutex_unlock(&roles_lock);
+        if (failed)
+            break;
+    }
     if (!st->r)
         raise_role_err(&e);
     uint64_t pos = store__wal_pos(x);
@@ -467,7 +559,7 @@ static void role_step(StoreTxn *x, RoleStep *st)
 static void role_change(RoleChange fn, void *arg)
 {
     RoleRec rec;
-    RoleErr e = {NULL, ""};
+    RoleErr e = {.code = NULL};
     if (!store_g.open) {
         /* No data directory (tests without a store): memory only, at once. */
         StoreRole img, *saved = &img;
@@ -537,10 +629,15 @@ static StoreRole *do_create(StoreTxn *x, void *arg, RoleRec *rec, StoreRole **sa
     CreateArg *c = arg;
     for (int i = 0; i < nroles; i++) {
         const StoreRole *o = roles[i];
-        /* A role visible to x, or one another transaction is creating. */
-        if (!o->dead && strcmp(o->name, c->name) == 0 &&
-            (role_visible(o, x) || (o->create_txn && o->create_txn != x)))
+        if (o->dead || strcmp(o->name, c->name) != 0)
+            continue;
+        if (role_visible(o, x))
             return refuse(e, ERRCODE_DUPLICATE_OBJECT, "role \"%s\" already exists", c->name);
+        if (o->create_txn && o->create_txn != x) {
+            if (x)   /* another transaction is creating it: wait for its end */
+                return role_wait(e, o, true);
+            return refuse(e, ERRCODE_DUPLICATE_OBJECT, "role \"%s\" already exists", c->name);
+        }
     }
     RoleVals v;
     if (c->old_api) {
@@ -581,7 +678,8 @@ static StoreRole *do_alter(StoreTxn *x, void *arg, RoleRec *rec, StoreRole **sav
     if (!r)
         return refuse(e, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", c->name);
     if (role_busy(r, x))
-        return refuse(e, ERRCODE_INTERNAL_ERROR, "tuple concurrently updated%s", "");
+        return x ? role_wait(e, r, false)
+                 : refuse(e, ERRCODE_INTERNAL_ERROR, "tuple concurrently updated%s", "");
     **saved = *r;
     if (!x || r->create_txn == x) {
         vals_apply(&r->cur, c->a);   /* nobody else sees it yet */
@@ -606,7 +704,8 @@ static StoreRole *do_drop(StoreTxn *x, void *arg, RoleRec *rec, StoreRole **save
     if (!r)
         return refuse(e, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
     if (role_busy(r, x))
-        return refuse(e, ERRCODE_INTERNAL_ERROR, "tuple concurrently updated%s", "");
+        return x ? role_wait(e, r, false)
+                 : refuse(e, ERRCODE_INTERNAL_ERROR, "tuple concurrently updated%s", "");
     **saved = *r;
     if (x)
         r->drop_txn = x;
@@ -695,6 +794,39 @@ bool store_role_get_attrs(const char *name, StoreRoleAttrs *a, char *verifier, s
     }
     pthread_mutex_unlock(&roles_lock);
     return r != NULL;
+}
+
+/* The committed image of r snapshot snap sees, NULL when it sees no role
+ * (roles_lock held). The transaction's own changes come first. */
+static const RoleVals *role_vals_at(const StoreRole *r, const StoreTxn *me, uint64_t snap)
+{
+    if (me && (r->create_txn == me || r->alter_txn == me || r->drop_txn == me))
+        return role_visible(r, me) ? role_vals(r, me) : NULL;
+    if (r->create_txn || r->create_seq > snap || (r->dead && r->drop_seq <= snap))
+        return NULL;
+    if (r->cur_seq <= snap)
+        return &r->cur;
+    for (const RoleHist *h = r->hist; h; h = h->next)
+        if (h->from_seq <= snap)
+            return &h->vals;
+    return &r->cur;   /* its history was not kept (out of memory) */
+}
+
+const char *store_role_snapshot_at(int idx, StoreRoleAttrs *a)
+{
+    StoreTxn *me = store__txn_current();
+    uint64_t snap = me ? store__txn_snapshot(me) : atomic_load(&store_g.visible_seq);
+    const char *name = NULL;
+    pthread_mutex_lock(&roles_lock);
+    for (int i = 0, k = 0; i < nroles && !name; i++) {
+        const RoleVals *v = role_vals_at(roles[i], me, snap);
+        if (!v || k++ != idx)
+            continue;
+        name = roles[i]->name;   /* never freed before store_close */
+        *a = (StoreRoleAttrs){v->super, v->login, v->createdb, v->createrole, NULL};
+    }
+    pthread_mutex_unlock(&roles_lock);
+    return name;
 }
 
 const char *store_role_at(int idx)

@@ -482,12 +482,37 @@ static bool ddl_busy(const StoreSeq *s, const StoreTxn *me)
            (s->create_txn && s->create_txn != me);
 }
 
+/* ALTER and DROP first wait while another transaction's DDL on s is
+ * pending (PostgreSQL's lock on the sequence; store__txn_wait_txn: deadlock
+ * detection, cancel). When that transaction dropped s and committed, the
+ * waiter gets PostgreSQL's 42P01 (`verb` "relation" for ALTER, "sequence"
+ * for DROP); otherwise it goes on with the state now committed. */
+static void ddl_wait(StoreSeq *s, const char *verb)
+{
+    StoreTxn *me = store__txn_current();
+    for (;;) {
+        pthread_mutex_lock(&seq_list_mu);
+        bool dead = s->dead;
+        StoreTxn *o = NULL;
+        if (!dead && ddl_busy(s, me))
+            o = s->drop_txn && s->drop_txn != me ? s->drop_txn
+              : s->alter_txn && s->alter_txn != me ? s->alter_txn : s->create_txn;
+        uint64_t id = o ? o->id : 0;
+        pthread_mutex_unlock(&seq_list_mu);
+        if (dead)
+            err_raise(ERRCODE_UNDEFINED_TABLE, "%s \"%s\" does not exist", verb, s->name);
+        if (!o)
+            return;
+        store__txn_wait_txn(me, o, id);
+    }
+}
+
 /* A DDL change of s in the caller's transaction x: apply runs with s->mu,
  * seq_list_mu and s->logmu held (it cannot fail) and fills the WAL record;
  * the record goes into x's buffer and the change into x's catalog log with
  * saved (the previous image, NULL for a CREATE; taken over). Another
- * transaction's pending DDL on s → XX000 tuple concurrently updated
- * (PostgreSQL waits for it, then raises the same once it committed). */
+ * transaction's DDL on s that became pending after ddl_wait → XX000 tuple
+ * concurrently updated (a third transaction won the race). */
 typedef bool (*SeqApply)(StoreSeq *s, StoreTxn *x, void *arg, SeqBuf *rec, SeqImage *saved);
 
 static void ddl_change(StoreTxn *x, StoreSeq *s, SeqImage *saved, SeqApply apply, void *arg)
@@ -770,6 +795,8 @@ void store_seq_alter_ex(uint32_t oid, const StoreSeqDef *def, bool restart, int6
 {
     StoreSeq *s = must_find(oid);
     StoreTxn *me = store__txn_current();
+    if (store_g.open && !store_g.replaying)
+        ddl_wait(s, "relation");
     /* Room for the committed image (apply_alter runs under mutexes). */
     SeqImage *room = store__malloc(sizeof *room);
     pthread_mutex_lock(&s->mu);
@@ -809,6 +836,8 @@ void store_seq_drop(uint32_t oid)
     StoreSeq *s = find_oid(oid);
     if (!s)
         return;
+    if (store_g.open && !store_g.replaying)
+        ddl_wait(s, "sequence");
     ddl_run(s, store__malloc(sizeof(SeqImage)), apply_drop, NULL);
 }
 

@@ -128,6 +128,32 @@ uint64_t store_scan_groups_skipped(const StoreScan *scan);
 /* Create a role (42710 role "x" already exists); persisted like passwords. */
 void store_role_create(const char *name, bool is_superuser, const char *verifier);
 
+/* ---- group summaries (scan_summary.c, issue 7) ---- */
+/* What one column of a row group holds, from its zone map: exact when
+ * returned by store_scan_next_summary. min/max are set when has_value and
+ * are the values as int64 (integer-like columns only: bool, int2, int4,
+ * int8 and the types stored like them; the caller decides which types
+ * order like their integers). */
+typedef struct StoreColSummary {
+    uint32_t null_count;
+    bool has_value;
+    int64_t min, max;
+} StoreColSummary;
+typedef enum StoreSummaryKind {
+    STORE_SUMMARY_END,    /* no more rows */
+    STORE_SUMMARY_GROUP,  /* *rows and sums[] describe the next group's visible rows */
+    STORE_SUMMARY_ROWS,   /* the next rows are in out, as from store_scan_next */
+} StoreSummaryKind;
+/* The next row group of a scan without zone filters, as a summary when that
+ * is exact without reading rows: every row of the group is visible to the
+ * scan (no deleted row, none outside the snapshot), and, when a column's
+ * zone_cols[i] asks for its summary, the group is full and its zone maps
+ * were never widened by rolled-back rows. sums has the scan's ncols entries
+ * (only asked ones are filled). Otherwise the rows, as store_scan_next
+ * would give them. Cold data is never decoded for a summarised group. */
+StoreSummaryKind store_scan_next_summary(StoreScan *scan, const bool *zone_cols, uint32_t *rows,
+                                         StoreColSummary *sums, Batch *out);
+
 /* ================= issue 3: the durable store's additions ================= */
 
 /* ---- maintenance ---- */
@@ -199,6 +225,15 @@ bool store_role_get_attrs(const char *name, StoreRoleAttrs *attrs, char *verifie
                           size_t verifier_size);
 /* Name of the i-th role (pg_roles); NULL past the end. */
 const char *store_role_at(int idx);
+/* pg_authid's idx-th row as the calling thread's transaction's snapshot
+ * sees it (PostgreSQL's catalog views read with the transaction's
+ * snapshot: under REPEATABLE READ a role created after it is absent, a
+ * dropped one still listed, attributes as they were then; the
+ * transaction's own changes shown): its name (valid until store_close)
+ * and attributes (verifier NULL); NULL past the end. store_role_at and
+ * store_role_get_attrs read the latest committed state instead, as
+ * PostgreSQL's name lookups and permission checks do. */
+const char *store_role_snapshot_at(int idx, StoreRoleAttrs *attrs);
 
 /* ---- transactions ---- */
 typedef enum StoreIsolation {
@@ -210,8 +245,8 @@ typedef enum StoreIsolation {
 void store_txn_set_isolation(StoreTxn *txn, StoreIsolation iso);
 StoreIsolation store_txn_isolation(const StoreTxn *txn);
 /* Read-only (issue 6, txid_current): the transaction's id — fixed for its
- * life, larger for every later begin (within one server run: the counter
- * starts again at a restart) — and whether it has written anything yet. */
+ * life, larger for every later begin, across restarts and crashes too
+ * (storage/control.c) — and whether it has written anything yet. */
 uint64_t store_txn_id(const StoreTxn *txn);
 bool store_txn_has_writes(const StoreTxn *txn);
 /* synchronous_commit for this transaction (default on): when false, COMMIT
@@ -261,8 +296,10 @@ StoreWriteResult store_row_delete(StoreTable *t, StoreTxn *txn, uint64_t rowid,
 StoreWriteResult store_row_update(StoreTable *t, StoreTxn *txn, uint64_t rowid,
                                   const Batch *values, uint32_t row, uint64_t *newest);
 /* Read columns cols[0..ncols) of the row version `rowid` into row 0 of
- * out's vectors (strings point into the store: valid until the
- * transaction ends). Returns false when rowid names no row. Ignores the
+ * out's vectors (strings are copies owned by the store: valid until the
+ * next fetch into the same out batch or the end of the transaction; without
+ * a transaction, until the thread's next fetch into out). Returns false
+ * when rowid names no row. Ignores the
  * snapshot (EvalPlanQual re-reads the newest version). */
 bool store_row_fetch(StoreTable *t, StoreTxn *txn, uint64_t rowid, int ncols, const int *cols,
                      Batch *out);
@@ -275,7 +312,8 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *txn, const Value *key, uint
  * and runs (storage/truncate.c). */
 void store_table_truncate(StoreTable *t, StoreTxn *txn);
 /* COPY FROM: append a batch as store_table_append does (same checks); a
- * load past 64K rows at a row group boundary writes its rows into a run file
+ * load past 64K rows into a table whose rows are all committed (or right
+ * after the transaction's TRUNCATE of it) writes its rows into a run file
  * and logs one small record at commit instead of the rows (storage/bulk.c). */
 void store_table_bulk_load(StoreTable *t, StoreTxn *txn, const Batch *batch);
 

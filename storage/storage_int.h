@@ -78,23 +78,44 @@ typedef struct StoreRowGroup {
     _Atomic uint64_t *xmax;
     _Atomic uint64_t *next;
     _Atomic uint32_t ndead;
+    /* 1 once rows appended to the group were rolled back: its zone maps
+     * may then be wider than its rows (scan_summary.c; zeroed by group_alloc,
+     * read only when ndead == 0). */
+    _Atomic uint32_t zone_loose;
     int ncols_inline;    /* chunks allocated with the group; later ones (ADD COLUMN) malloc'd */
 } StoreRowGroup;
 
+/* A heap block: header and bytes are separate allocations, so a block of
+ * the value chain can give its bytes back (bytes = NULL, header kept: heap
+ * marks may still name it) once every row whose strings it holds is cold
+ * (table.c, store__heap_release_frozen). */
 typedef struct StoreHeapBlock {
     struct StoreHeapBlock *prev;
     size_t size;
     size_t used;
-    char bytes[];
+    uint64_t row_lo, row_hi;  /* value chain: rows [row_lo, row_hi) may point here
+                                 (row_lo UINT64_MAX = none yet; a rollback leaves it wider) */
+    char *bytes;              /* NULL once released (value chain only) */
 } StoreHeapBlock;
 
+/* Two chains of blocks, both filled in row order: `head` holds key
+ * columns' strings (the pk index reads them; never released while the
+ * table lives) and ADD COLUMN fills; `vals` holds non-key columns'
+ * strings, released block by block once cold. Only the table's writer
+ * allocates; `mu` orders block creation, rollback and release. */
 typedef struct StoreHeap {
-    StoreHeapBlock *head;  /* current block; older ones through prev */
+    StoreHeapBlock *head;  /* key chain: current block; older ones through prev */
+    StoreHeapBlock *vals;  /* value chain: current block */
+    uint64_t vals_pin_rows;  /* value blocks holding rows below this stay (ADD PRIMARY KEY
+                                made a string column a key while its strings were here) */
+    pthread_mutex_t mu;
 } StoreHeap;
 
 typedef struct StoreHeapMark {
     StoreHeapBlock *block;
     size_t used;
+    StoreHeapBlock *vblock;  /* value chain */
+    size_t vused;
 } StoreHeapMark;
 
 /* Primary-key index: linear probing of (hash, row) pairs; keys are
@@ -118,11 +139,12 @@ typedef struct StoreStats {
     StoreColumnStats *cols;  /* ncols; min/max strings not kept */
 } StoreStats;
 
-/* Cold chunks (cold.c): after a checkpoint, the non-key fixed-width column
- * data of row groups fully covered by the table's runs is freed
- * (StoreChunk.data == NULL: "read it from the run"); stamps, validity, zone
- * maps, key columns and strings stay in memory. A StoreRun is one open run
- * file holding table rows first_row, first_row + 1, ... in row order. */
+/* Cold chunks (cold.c): after a checkpoint, the non-key column data of row
+ * groups fully covered by the table's runs is freed (StoreChunk.data ==
+ * NULL: "read it from the run"), with the value-chain heap blocks of their
+ * strings; stamps, validity, zone maps and key columns stay in memory. A
+ * StoreRun is one open run file holding table rows first_row, first_row +
+ * 1, ... in row order. */
 typedef struct StoreRun {
     struct RunReader *reader;
     uint64_t first_row;       /* table row of run row 0 (a multiple of STORE_GROUP_ROWS) */
@@ -235,6 +257,10 @@ struct StoreTable {
      * (other transactions' scans wait), the first row of the new generation
      * (a multiple of STORE_GROUP_ROWS) and the heap block its strings start in. */
     StoreTxn *trunc_txn;
+    /* ACCESS EXCLUSIVE (DROP TABLE, TRUNCATE; txn.c), under store_g.lock:
+     * its holder, or while `dropping` the transaction queued for it (other
+     * transactions' first uses of the table wait behind it). */
+    StoreTxn *excl_txn;
     uint64_t trunc_row;
     StoreHeapBlock *trunc_block;
     struct StoreTable *next_all;  /* every table ever created, for store_close */
@@ -268,7 +294,9 @@ typedef struct StoreSavepointMark {
     uint64_t wal_len; /* WAL stream position before it (store__wal_pos) */
 } StoreSavepointMark;
 
-/* A transaction's use of one table. */
+/* A transaction's use of one table. Its existence is the transaction's
+ * lock on the table, held to its end (PostgreSQL's ACCESS SHARE or
+ * stronger): DROP TABLE and TRUNCATE wait for every other holder (txn.c). */
 typedef struct StoreTxnRef {
     StoreTable *table;
     int nscans;
@@ -301,6 +329,8 @@ struct StoreTxn {
     int cap_refs;
     StoreTable *waiting_on;   /* under store_g.lock */
     bool waiting_drop;
+    bool waiting_scan;        /* waiting_on: a scan queued behind an exclusive lock */
+    StoreTxn *waiting_for;    /* owner of a pending role or sequence change it waits for */
     uint64_t visit;           /* deadlock search marker */
     StoreTxn *next_live;
     StoreTxn *prev_live;
@@ -309,6 +339,7 @@ struct StoreTxn {
     bool bulk_sealing;
     struct StoreCatUndo *cat_undo;  /* catalog_txn.c: roles, sequences, statistics changed */
     int ncat_undo, cap_cat_undo;
+    struct StoreFetchArenas *fetch;  /* mvcc.c: strings handed out by store_row_fetch */
 };
 
 struct StoreScan {
@@ -391,8 +422,23 @@ struct StrBuf;
 void store__format_value(SqlType type, const Value *v, size_t maxlen, struct StrBuf *sb);
 
 void store__heap_reset(StoreHeap *h, StoreHeapMark mark);
-/* Copy n bytes into the heap (may raise 53200). */
+/* Copy n bytes into the heap's key chain (kept while the table lives; may
+ * raise 53200). */
 char *store__heap_copy(StoreHeap *h, const char *p, size_t n);
+/* n bytes of the key chain, uninitialised (may raise 53200). */
+char *store__heap_alloc(StoreHeap *h, size_t n);
+/* Whether column c of t is a primary-key column (key strings stay in memory). */
+bool store__col_is_key(const StoreTable *t, int c);
+/* Cold strings: detach the bytes of value-chain blocks (not the current
+ * one) all of whose rows have every non-key string column of [0, ncols)
+ * cold (chunk data NULL); their pointers are appended to *ptrs (growable,
+ * *n used of *cap) for the caller to retire or free. Caller holds
+ * t->freeze_mu. Returns the bytes detached; never raises (stops early when
+ * the array cannot grow). */
+size_t store__heap_release_frozen(StoreTable *t, int ncols, void ***ptrs, size_t *n, size_t *cap);
+/* TRUNCATE's swap: key blocks older than keep and value blocks of rows
+ * below from go; the rest are renumbered from `from` (rows - from). */
+void store__heap_cut(StoreHeap *h, StoreHeapBlock *keep, uint64_t from);
 
 /* ---- pkindex.c ---- */
 /* Point row's key at row again unless the key is present (undo of a delete). */
@@ -426,9 +472,16 @@ void store__txn_acquire_write(StoreTxn *txn, StoreTable *t);
 /* Register / unregister a scan (txn may be NULL). */
 void store__txn_scan_register(StoreTxn *txn, StoreTable *t);
 void store__txn_scan_unregister(StoreTxn *txn, uint64_t gen, StoreTable *t);
-/* store_table_drop's wait: takes t's write lock for me, then waits until no
- * other transaction scans t. Raises 55006 when me scans t, 40P01 on deadlock. */
+/* store_table_drop's wait: t's ACCESS EXCLUSIVE lock for me (its write
+ * lock, once no other transaction has used t: readers and writers hold
+ * their use to their end). Raises 55006 when me scans t, 40P01 on deadlock. */
 void store__txn_wait_drop(StoreTxn *me, StoreTable *t);
+/* Wait until transaction owner, seen running with id owner_id (read under
+ * the lock of the object it has a pending change of), has ended: a second
+ * change of a role or sequence waits for the first's transaction, as
+ * PostgreSQL's wait on a row's xmax. Raises 40P01 when owner waits for me,
+ * 57014 on cancel. The caller then looks the object up again. */
+void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id);
 /* The calling thread's active transaction (last begun), NULL when none. */
 StoreTxn *store__txn_current(void);
 void store__txn_free_all(void);
@@ -468,6 +521,8 @@ uint64_t store__append_nowal(StoreTable *t, StoreTxn *txn, const Batch *b);
 void store__stats_free(StoreTable *t);
 /* Recovery: mark row deleted by x with successor next + 1 (0 = none). */
 void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1);
+/* Free the string copies store_row_fetch made for x (transaction end). */
+void store__fetch_free(StoreTxn *x);
 
 /* ---- catalog.c / database.c ---- */
 /* Table visible to the calling thread (its database, uncommitted DDL). */
@@ -530,7 +585,8 @@ enum {
     WAL_ROLE = 41,     /* roles.c: u8 op ('c' create or replace, 'd' drop, 'R' reset), payload there */
     WAL_STATS = 42,    /* stats.c: ANALYZE's statistics of one table, payload there */
     WAL_TRUNCATE = 50, /* truncate.c: u32 oid; the table's rows go at COMMIT */
-    WAL_BULK_RUN = 51, /* bulk.c: u32 oid, u64 gen, u64 first, u64 end: rows in a bulk run */
+    WAL_BULK_RUN = 51, /* bulk.c: u32 oid, u64 gen, u64 first, u64 end[, u64 run_first]:
+                        * rows [first, end) loaded, the run holds [run_first, end) */
 };
 /* Add a record to txn's WAL buffer (nothing during recovery). */
 void store__wal_add(StoreTxn *txn, uint8_t type, const void *payload, size_t len);
@@ -570,6 +626,15 @@ uint64_t store__wal_commits(void);
 /* Load the last checkpoint and replay the WAL (store_open). */
 void store__recover(void);
 uint64_t store__checkpoint_gen(void);
+/* control.c: the `control` file (generation, transaction id floor) and
+ * transaction ids that never go backwards, reserved in blocks. */
+uint64_t store__control_read(uint64_t *xid_out);  /* 0 when missing; fatal when invalid */
+int store__control_write(uint64_t gen);           /* 0 or an errno value */
+void store__txn_id_floor(uint64_t xid);           /* recovery: ids from xid on */
+void store__txn_id_start(void);                   /* after replay: reserve, start */
+void store__txn_id_stop(void);                    /* store_close: exact floor, reset */
+uint64_t store__txn_id_next(void);                /* a new id (may raise 58030) */
+uint64_t store__txn_id_limit(void);               /* the durable limit (tests) */
 /* The background checkpointer (store_open starts it, store_close stops it);
  * a request makes it checkpoint soon. */
 void store__checkpointer_start(void);
@@ -620,6 +685,11 @@ void store__run_attach(StoreTable *t, const char *path, uint64_t gen, uint64_t f
  * covers go cold. */
 void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
                         uint64_t rows, int ncols);
+/* The same for a bulk load's run (bulk.c), which may start below the end
+ * of t's runs (at a group boundary): runs it leaves out are closed by their
+ * last reader but not removed (the current checkpoint may name them). */
+void store__run_install_bulk(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
+                             uint64_t rows, int ncols);
 /* Recovery: free the non-key data of groups inside [from, to) at once. */
 void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols);
 /* Give freed pages back to the OS (glibc keeps them otherwise). */
@@ -677,7 +747,8 @@ void store__bulk_forget_all(void);
 void store__bulk_abort(StoreTxn *x);
 void store__bulk_cut(StoreTxn *x, uint64_t pos);
 /* Recovery: WAL_BULK_RUN; at the end, run files no table attached go. */
-void store__bulk_replay(StoreTable *t, StoreTxn *x, uint64_t gen, uint64_t first, uint64_t end);
+void store__bulk_replay(StoreTable *t, StoreTxn *x, uint64_t gen, uint64_t run_first,
+                        uint64_t first, uint64_t end);
 void store__bulk_cleanup(void);
 
 /* ---- vacuum.c ---- */
@@ -734,6 +805,9 @@ void store__cat_push(StoreTxn *x, StoreCatKind kind, void *obj, void *saved, uin
 void store__cat_precommit(StoreTxn *x);
 /* store__wal_commit, after the write, before publication: finish every entry. */
 void store__cat_commit(StoreTxn *x);
+/* Inside store__cat_commit's hooks: the commit sequence of the transaction
+ * being committed (0 during recovery, seen by every snapshot). */
+uint64_t store__cat_commit_seq(void);
 /* txn end: entries still there are undone (rollback) or finished (a commit
  * that wrote no WAL: the store is not open). */
 void store__cat_end(StoreTxn *x, bool commit);

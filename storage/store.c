@@ -291,6 +291,7 @@ void store_close(void)
         return;
     store__checkpointer_stop();
     store__wal_close();
+    store__txn_id_stop();  /* control.c: the next start continues at the next id */
     store__txn_free_all();
     store__catalog_free();
     store__roles_free();

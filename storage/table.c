@@ -9,7 +9,9 @@
  * checkpoint, cold.c), a validity bitmap and a zone map. Row groups are found
  * through a fixed two-level directory, so appending never moves a chunk a
  * concurrent scan is reading. Strings are copied into the table's heap:
- * big blocks with a bump pointer, never one malloc per row.
+ * big blocks with a bump pointer, never one malloc per row; key columns'
+ * strings in one chain of blocks (kept), the others in a second chain whose
+ * blocks are released once their rows are cold ("string heap" below).
  *
  * An append runs in four steps so that a failure leaves nothing behind:
  *   1. find the first row that breaks NOT NULL (no change yet);
@@ -42,6 +44,7 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
 {
     StoreTable *t = store__calloc(1, sizeof *t);
     pthread_mutex_init(&t->freeze_mu, NULL);
+    pthread_mutex_init(&t->heap.mu, NULL);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         store__run_init(t);
@@ -81,14 +84,7 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
     return t;
 }
 
-static void heap_free_blocks(StoreHeapBlock *b, const StoreHeapBlock *stop)
-{
-    while (b && b != stop) {
-        StoreHeapBlock *prev = b->prev;
-        free(b);
-        b = prev;
-    }
-}
+static void heap_free_blocks(StoreHeapBlock *b, const StoreHeapBlock *stop);
 
 void store__groups_free(StoreTable *t, uint64_t from, uint64_t to)
 {
@@ -109,7 +105,8 @@ void store__table_free_data(StoreTable *t)
     t->dir = NULL;
     t->ngroups = 0;
     heap_free_blocks(t->heap.head, NULL);
-    t->heap.head = NULL;
+    heap_free_blocks(t->heap.vals, NULL);
+    t->heap.head = t->heap.vals = NULL;
     store__pk_free(&t->pk);
     store__run_free_all(t);
     atomic_store(&t->nrows, 0);
@@ -134,6 +131,7 @@ void store__table_free(StoreTable *t)
     store__stats_free(t);
     pthread_rwlock_destroy(&t->pk_lock);
     pthread_mutex_destroy(&t->freeze_mu);
+    pthread_mutex_destroy(&t->heap.mu);
     free(t->schema);
     free(t->name);
     free(t->view_sql);
@@ -142,46 +140,188 @@ void store__table_free(StoreTable *t)
 
 /* ---- string heap ---- */
 
+/* Two chains of blocks (StoreHeap): key columns' strings and ADD COLUMN
+ * fills in `head`, non-key columns' strings in `vals`. Rows are appended
+ * in row order (UPDATE appends its new version at the end too), so a value
+ * block holds the strings of a range of rows [row_lo, row_hi); once every
+ * row group of that range has its non-key string chunks cold (cold.c), no
+ * chunk points into the block any more and its bytes can go (retired like
+ * chunk arrays: readers that loaded a pointer before the freeze keep them
+ * alive). Only the writer appends; block creation, rollback and release
+ * take h->mu, never a string copy. */
+
 StoreHeapMark store__heap_mark(const StoreHeap *h)
 {
-    return (StoreHeapMark){h->head, h->head ? h->head->used : 0};
+    return (StoreHeapMark){h->head, h->head ? h->head->used : 0,
+                           h->vals, h->vals ? h->vals->used : 0};
 }
 
-/* Make sure `bytes` more can be taken from the current block. */
-static void heap_reserve(StoreHeap *h, size_t bytes)
+static void heap_block_free(StoreHeapBlock *b)
 {
-    if (h->head && h->head->size - h->head->used >= bytes)
-        return;
+    free(b->bytes);
+    free(b);
+}
+
+static void heap_free_blocks(StoreHeapBlock *b, const StoreHeapBlock *stop)
+{
+    while (b && b != stop) {
+        StoreHeapBlock *prev = b->prev;
+        heap_block_free(b);
+        b = prev;
+    }
+}
+
+/* A new current block of at least `bytes` on chain *chain (may raise). */
+static void heap_push_block(StoreHeap *h, StoreHeapBlock **chain, size_t bytes)
+{
     size_t size = bytes > STORE_HEAP_BLOCK ? bytes : STORE_HEAP_BLOCK;
-    StoreHeapBlock *b = store__malloc(sizeof *b + size);
-    b->prev = h->head;
+    StoreHeapBlock *b = store__malloc(sizeof *b);
+    b->bytes = malloc(size);
+    if (!b->bytes) {
+        free(b);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
     b->size = size;
     b->used = 0;
-    h->head = b;
+    b->row_lo = UINT64_MAX;
+    b->row_hi = 0;
+    pthread_mutex_lock(&h->mu);
+    b->prev = *chain;
+    *chain = b;
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Make sure `bytes` more can be taken from the chain's current block. */
+static void heap_reserve(StoreHeap *h, StoreHeapBlock **chain, size_t bytes)
+{
+    StoreHeapBlock *b = *chain;
+    if (b && b->bytes && b->size - b->used >= bytes)
+        return;
+    heap_push_block(h, chain, bytes);
 }
 
 void store__heap_new_block(StoreHeap *h)
 {
-    StoreHeapBlock *b = store__malloc(sizeof *b + STORE_HEAP_BLOCK);
-    b->prev = h->head;
-    b->size = STORE_HEAP_BLOCK;
-    b->used = 0;
-    h->head = b;
+    heap_push_block(h, &h->head, 0);
+    /* Later rows' non-key strings must not share a block with earlier ones
+     * (store__heap_cut frees blocks by row); no chain yet: the first
+     * append starts one. */
+    if (h->vals)
+        heap_push_block(h, &h->vals, 0);
 }
 
-static char *heap_take(StoreHeap *h, size_t bytes)
+static char *heap_take(StoreHeapBlock *b, size_t bytes)
 {
-    char *p = h->head->bytes + h->head->used;
-    h->head->used += bytes;
+    char *p = b->bytes + b->used;
+    b->used += bytes;
     return p;
+}
+
+char *store__heap_alloc(StoreHeap *h, size_t n)
+{
+    heap_reserve(h, &h->head, n);
+    return heap_take(h->head, n);
 }
 
 char *store__heap_copy(StoreHeap *h, const char *p, size_t n)
 {
-    heap_reserve(h, n);
-    char *d = heap_take(h, n);
-    memcpy(d, p, n);
+    char *d = store__heap_alloc(h, n);
+    if (n)
+        memcpy(d, p, n);
     return d;
+}
+
+bool store__col_is_key(const StoreTable *t, int c)
+{
+    int npkey = __atomic_load_n(&t->npkey, __ATOMIC_ACQUIRE);
+    for (int k = 0; k < npkey; k++)
+        if (t->pkey[k] == c)
+            return true;
+    return false;
+}
+
+/* Whether every row group overlapping rows [lo, hi) has all non-key string
+ * columns of [0, ncols) cold. */
+static bool rows_cold(const StoreTable *t, uint64_t lo, uint64_t hi, int ncols)
+{
+    /* The groups exist: they were reserved before the rows' strings were
+     * copied, and only TRUNCATE's swap (checkpoints excluded) removes any. */
+    if (hi <= lo)
+        return false;
+    for (uint64_t g = lo / STORE_GROUP_ROWS; g <= (hi - 1) / STORE_GROUP_ROWS; g++) {
+        const StoreRowGroup *grp = store__group(t, g);
+        for (int c = 0; c < ncols; c++)
+            if (t->phys[c] == PHYS_STR && !store__col_is_key(t, c) &&
+                __atomic_load_n(&grp->chunks[c].data, __ATOMIC_ACQUIRE))
+                return false;
+    }
+    return true;
+}
+
+size_t store__heap_release_frozen(StoreTable *t, int ncols, void ***ptrs, size_t *n, size_t *cap)
+{
+    bool any = false;
+    for (int c = 0; c < ncols && !any; c++)
+        any = t->phys[c] == PHYS_STR && !store__col_is_key(t, c);
+    if (!any)
+        return 0;  /* nothing to check against: keep everything */
+    StoreHeap *h = &t->heap;
+    size_t released = 0;
+    pthread_mutex_lock(&h->mu);
+    for (StoreHeapBlock *b = h->vals ? h->vals->prev : NULL; b; b = b->prev) {
+        if (!b->bytes || b->row_lo == UINT64_MAX || b->row_lo < h->vals_pin_rows ||
+            !rows_cold(t, b->row_lo, b->row_hi, ncols))
+            continue;
+        if (*n == *cap) {
+            size_t nc = *cap ? *cap * 2 : 64;
+            void **p = realloc(*ptrs, nc * sizeof *p);
+            if (!p)
+                break;  /* keep the rest for the next freeze */
+            *ptrs = p;
+            *cap = nc;
+        }
+        (*ptrs)[(*n)++] = b->bytes;
+        released += b->size;
+        b->bytes = NULL;
+    }
+    pthread_mutex_unlock(&h->mu);
+    return released;
+}
+
+/* Unlink and free the value blocks of rows below from (and empty ones)
+ * but the current; renumber the others. */
+static void heap_cut_vals(StoreHeap *h, uint64_t from)
+{
+    StoreHeapBlock **link = &h->vals;
+    while (*link) {
+        StoreHeapBlock *b = *link;
+        bool empty = b->row_lo == UINT64_MAX;
+        if (b != h->vals && (empty || b->row_lo < from)) {
+            *link = b->prev;
+            heap_block_free(b);
+            continue;
+        }
+        if (empty || b->row_lo < from) {
+            b->row_lo = UINT64_MAX;  /* the current block held only older rows: none now */
+            b->row_hi = 0;
+        } else {
+            b->row_lo -= from;
+            b->row_hi = b->row_hi > from ? b->row_hi - from : 0;
+        }
+        link = &b->prev;
+    }
+}
+
+void store__heap_cut(StoreHeap *h, StoreHeapBlock *keep, uint64_t from)
+{
+    pthread_mutex_lock(&h->mu);
+    if (keep) {
+        heap_free_blocks(keep->prev, NULL);
+        keep->prev = NULL;
+    }
+    heap_cut_vals(h, from);
+    h->vals_pin_rows = h->vals_pin_rows > from ? h->vals_pin_rows - from : 0;
+    pthread_mutex_unlock(&h->mu);
 }
 
 /* ---- row groups ---- */
@@ -474,18 +614,19 @@ static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n, 
     }
 }
 
-static void copy_strings(StoreTable *t, StoreChunk *ch, uint32_t off, const Vector *v,
+static void copy_strings(StoreTable *t, StoreChunk *ch, bool key, uint32_t off, const Vector *v,
                          const Batch *b, uint32_t first, uint32_t n)
 {
     StrRef *d = (StrRef *)ch->data + off;
     const StrRef *s = (const StrRef *)v->data;
+    StoreHeapBlock *blk = key ? t->heap.head : t->heap.vals;  /* reserved for the batch */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t r = v->is_const ? 0 : batch_row(b, first + i);
         if (!vec_is_valid(v, r)) {
             d[i] = (StrRef){"", 0};
             continue;
         }
-        char *p = heap_take(&t->heap, s[r].len);
+        char *p = heap_take(blk, s[r].len);
         if (s[r].len)
             memcpy(p, s[r].ptr, s[r].len);
         d[i] = (StrRef){p, s[r].len};
@@ -514,7 +655,7 @@ static void copy_column(StoreTable *t, StoreChunk *ch, int c, uint32_t off, cons
         atomic_store_explicit(&ch->zone.null_count, sum, memory_order_relaxed);
     }
     if (t->phys[c] == PHYS_STR)
-        copy_strings(t, ch, off, v, b, first, n);
+        copy_strings(t, ch, store__col_is_key(t, c), off, v, b, first, n);
     else
         zone_widen(ch, t->phys[c], off, n, nulls == 0);
 }
@@ -536,22 +677,41 @@ static void copy_rows(StoreTable *t, const Batch *b, uint64_t base)
     }
 }
 
-/* Bytes of string data the batch will copy. */
-static size_t batch_string_bytes(const StoreTable *t, const Batch *b)
+/* Room in both heap chains for the batch's strings (one block each, so a
+ * batch's strings never span blocks of a chain; may raise 53200). */
+static void reserve_strings(StoreTable *t, const Batch *b)
 {
-    size_t total = 0;
+    size_t total[2] = {0, 0};  /* [key] */
+    bool has[2] = {false, false};
     for (int c = 0; c < t->ncols; c++) {
         if (t->phys[c] != PHYS_STR)
             continue;
+        int key = store__col_is_key(t, c);
+        has[key] = true;
         const Vector *v = &b->cols[c];
         const StrRef *s = (const StrRef *)v->data;
         for (uint32_t i = 0; i < b->count; i++) {
             uint32_t r = v->is_const ? 0 : batch_row(b, i);
             if (vec_is_valid(v, r))
-                total += s[r].len;
+                total[key] += s[r].len;
         }
     }
-    return total;
+    if (has[1])
+        heap_reserve(&t->heap, &t->heap.head, total[1]);
+    if (has[0])
+        heap_reserve(&t->heap, &t->heap.vals, total[0]);
+}
+
+/* The value block now also holds strings of rows [base, end). */
+static void vals_cover(StoreTable *t, uint64_t base, uint64_t end)
+{
+    StoreHeapBlock *v = t->heap.vals;
+    if (!v || end <= base)
+        return;
+    if (base < v->row_lo)
+        v->row_lo = base;
+    if (end > v->row_hi)
+        v->row_hi = end;
 }
 
 static void check_batch_shape(const StoreTable *t, const Batch *b)
@@ -591,7 +751,7 @@ static void append_rows(StoreTable *t, const Batch *b, uint64_t base, uint64_t s
     int null_col = -1;
     int64_t null_row = find_null_violation(t, b, &null_col);
     groups_reserve(t, base + b->count);
-    heap_reserve(&t->heap, batch_string_bytes(t, b));
+    reserve_strings(t, b);
     uint32_t limit = null_row >= 0 ? (uint32_t)null_row : b->count;
     if (t->npkey > 0) {
         pk_insert_locked(t, b, base, limit, self);
@@ -603,6 +763,7 @@ static void append_rows(StoreTable *t, const Batch *b, uint64_t base, uint64_t s
     if (null_row >= 0)
         raise_not_null(t, b, (uint32_t)null_row, null_col);
     copy_rows(t, b, base);
+    vals_cover(t, base, base + b->count);
     /* Publish: everything above happens-before a reader that sees this count. */
     atomic_store_explicit(&t->nrows, base + b->count, memory_order_release);
     if (t->npkey > 0)
@@ -674,11 +835,21 @@ uint64_t store_table_row_count(StoreTable *t, StoreTxn *txn)
 
 void store__heap_reset(StoreHeap *h, StoreHeapMark mark)
 {
-    /* Strings of rolled-back rows: only this writer could see them. */
+    /* Strings of rolled-back rows: only this writer could see them. A
+     * value block released meanwhile (bytes NULL) stays so: the next
+     * reservation starts a new one. */
+    pthread_mutex_lock(&h->mu);
     if (mark.block || h->head) {
         heap_free_blocks(h->head, mark.block);
         h->head = mark.block;
         if (mark.block)
             mark.block->used = mark.used;
     }
+    if (mark.vblock || h->vals) {
+        heap_free_blocks(h->vals, mark.vblock);
+        h->vals = mark.vblock;
+        if (mark.vblock)
+            mark.vblock->used = mark.vused;
+    }
+    pthread_mutex_unlock(&h->mu);
 }

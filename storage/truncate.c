@@ -330,13 +330,7 @@ static bool swap_table(TruncTable *tt)
     }
     if (t->npkey > 0 || t->pk.cap)
         pthread_rwlock_unlock(&t->pk_lock);
-    StoreHeapBlock *rest = t->trunc_block->prev;
-    t->trunc_block->prev = NULL;
-    while (rest) {
-        StoreHeapBlock *prev = rest->prev;
-        free(rest);
-        rest = prev;
-    }
+    store__heap_cut(&t->heap, t->trunc_block, from);  /* older key and value blocks go */
     store__lock();
     bool had_runs = t->run_cur && t->run_cur->nspans > 0;
     store__unlock();

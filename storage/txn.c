@@ -3,21 +3,34 @@
  *
  * The model (storage.h): a writer takes a table's write lock at its first
  * append and keeps it to commit or rollback, so there is one writer per
- * table at a time; readers never take a lock. Commit publishes the table's
- * new row count; rollback truncates the rows the transaction appended and
- * removes their keys from the pk index.
+ * table at a time; readers never wait for writers. Commit publishes the
+ * table's new row count; rollback truncates the rows the transaction
+ * appended and removes their keys from the pk index.
+ *
+ * Table locks as PostgreSQL's: a transaction's reference to a table
+ * (StoreTxnRef, made by its first scan or write) is its lock, held to its
+ * end in every isolation level. DROP TABLE and TRUNCATE take ACCESS
+ * EXCLUSIVE (wait_exclusive): queued on the table (excl_txn), they wait
+ * until no other transaction holds a reference, then take the write lock.
+ * Meanwhile other transactions' first uses of the table queue behind them,
+ * while a transaction already holding a reference goes ahead (PostgreSQL
+ * lets a holder of a conflicting lock jump the wait queue).
  *
  * Everything shared lives under one mutex, store_g.lock: each table's
  * writer, scan counts and drop state; each transaction's table references
  * (StoreTxnRef: scans open, writing or not, heap mark). Nothing that can
  * raise runs while it is held: allocation happens before, errors after.
- * Waits (for a write lock, or DROP TABLE for a table's users) sleep on one
- * condition variable, broadcast whenever a lock, a scan or a transaction
- * ends, and wake every 100 ms to notice a query cancel.
+ * Waits (for a write lock, for ACCESS EXCLUSIVE, behind a queued one, or
+ * for another transaction's end: store__txn_wait_txn, roles and sequences)
+ * sleep on one condition variable, broadcast whenever a lock, a scan or a
+ * transaction ends, and wake every 100 ms to notice a query cancel.
  *
  * Deadlocks: a waiting transaction records what it waits for; before
  * sleeping it follows "waits for" edges (a writer waits for the table's
- * writer; a dropper also for every transaction scanning the table) and
+ * writer and its exclusive holder or queued requester; a scan for the
+ * exclusive holder or requester; an exclusive requester for the writer and
+ * every other transaction holding a reference to the table; a role's or
+ * sequence's waiter for the transaction with the pending change) and
  * raises 40P01 if they lead back to itself, as PostgreSQL's deadlock
  * detector would (without its one-second delay).
  *
@@ -72,6 +85,8 @@ static bool store__sync_commit_default(void)
 
 StoreTxn *store_txn_begin(void)
 {
+    /* First: it may raise (control.c rewrites `control` past a block). */
+    uint64_t id = store__txn_id_next();
     store__lock();
     StoreTxn *x = store_g.free_txns;
     if (x)
@@ -82,7 +97,7 @@ StoreTxn *store_txn_begin(void)
     x->active = true;
     x->thread = pthread_self();
     x->nrefs = 0;
-    x->id = atomic_fetch_add(&store_g.next_txn_id, 1) + 1;
+    x->id = id;  /* never goes backwards, across restarts too (control.c) */
     x->iso = STORE_READ_COMMITTED;
     x->sync_commit = store__sync_commit_default();
     x->has_snapshot = x->stmt_started = false;
@@ -91,7 +106,8 @@ StoreTxn *store_txn_begin(void)
     x->wal_len = 0;
     x->wal_spill_ok = true;
     x->waiting_on = NULL;
-    x->waiting_drop = false;
+    x->waiting_drop = x->waiting_scan = false;
+    x->waiting_for = NULL;
     x->next_free = NULL;
     x->bulk = NULL;
     x->bulk_sealing = false;
@@ -152,22 +168,34 @@ static bool txn_visit(StoreTxn *me, StoreTxn *y, uint64_t epoch)
     return txn_reaches(me, y, epoch);
 }
 
+/* Whether t's exclusive lock (held, or queued for) makes x wait: always
+ * once granted; while queued, unless x already holds a reference (it goes
+ * ahead, as in PostgreSQL's lock queue). Lock held. */
+static bool excl_blocks(StoreTable *t, StoreTxn *x)
+{
+    StoreTxn *e = t->excl_txn;
+    return e && e != x && (!t->dropping || !txn_ref_find(x, t));
+}
+
 static bool txn_reaches(StoreTxn *me, StoreTxn *x, uint64_t epoch)
 {
+    if (x->waiting_for)   /* a role's or sequence's pending change */
+        return x->waiting_for->active && txn_visit(me, x->waiting_for, epoch);
     StoreTable *t = x->waiting_on;
     if (!t)
         return false;
-    if (t->writer && t->writer != x && txn_visit(me, t->writer, epoch))
+    if (!x->waiting_scan && t->writer && t->writer != x && txn_visit(me, t->writer, epoch))
+        return true;
+    if (t->trunc_txn && t->trunc_txn != x && txn_visit(me, t->trunc_txn, epoch))
+        return true;
+    StoreTxn *e = t->excl_txn;
+    if (e && e != x && (x->waiting_drop || excl_blocks(t, x)) && txn_visit(me, e, epoch))
         return true;
     if (!x->waiting_drop)
         return false;
-    for (StoreTxn *y = store_g.live_txns; y; y = y->next_live) {
-        if (y == x)
-            continue;
-        StoreTxnRef *r = txn_ref_find(y, t);
-        if (r && r->nscans > 0 && txn_visit(me, y, epoch))
+    for (StoreTxn *y = store_g.live_txns; y; y = y->next_live)
+        if (y != x && txn_ref_find(y, t) && txn_visit(me, y, epoch))
             return true;
-    }
     return false;
 }
 
@@ -215,10 +243,10 @@ void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
             store__unlock();
             err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
         }
-        if (!t->writer || t->writer == x)
+        if ((!t->writer || t->writer == x) && !excl_blocks(t, x))
             break;
         x->waiting_on = t;
-        x->waiting_drop = false;
+        x->waiting_drop = x->waiting_scan = false;
         if (txn_deadlocked(x) || interrupt_pending()) {
             x->waiting_on = NULL;
             store__unlock();
@@ -246,18 +274,23 @@ void store__txn_scan_register(StoreTxn *x, StoreTable *t)
         store__unlock();
         err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
     }
-    while (x && t->trunc_txn && t->trunc_txn != x) {
-        /* An uncommitted TRUNCATE holds t exclusively (truncate.c). */
+    while (x && ((t->trunc_txn && t->trunc_txn != x) || excl_blocks(t, x))) {
+        /* An uncommitted TRUNCATE or DROP holds t exclusively, or one is
+         * queued for it and x holds no reference yet (PostgreSQL's
+         * ACCESS SHARE waits behind a queued ACCESS EXCLUSIVE). */
         x->waiting_on = t;
         x->waiting_drop = false;
+        x->waiting_scan = true;
         if (txn_deadlocked(x) || interrupt_pending()) {
             x->waiting_on = NULL;
+            x->waiting_scan = false;
             store__unlock();
             err_check_interrupts();
             raise_deadlock(t);
         }
         txn_sleep();
         x->waiting_on = NULL;
+        x->waiting_scan = false;
         if (t->dropped) {
             store__unlock();
             err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
@@ -313,50 +346,92 @@ static _Noreturn void raise_in_use(const StoreTable *t, const char *verb)
               t->name);
 }
 
-/* DROP TABLE's and TRUNCATE's wait (an ACCESS EXCLUSIVE lock): t's write
- * lock, then no other transaction scanning t. Truncate: t->trunc_txn = me
- * in the same critical section, so no scan of another transaction begins. */
+/* Whether a transaction other than me holds a reference to t (a lock to
+ * its end: it scanned or wrote t). Lock held. */
+static bool others_hold(const StoreTable *t, const StoreTxn *me)
+{
+    for (StoreTxn *y = store_g.live_txns; y; y = y->next_live)
+        if (y != me && txn_ref_find(y, t))
+            return true;
+    return false;
+}
+
+/* What keeps me's exclusive lock on t waiting (nothing: grant it). Queues
+ * me on t when no other transaction holds or waits for it. Lock held. */
+static bool excl_busy(StoreTxn *me, StoreTable *t)
+{
+    StoreTxn *e = t->excl_txn;
+    if (e && e != me) {
+        /* Another DROP or TRUNCATE first. Holding a lock on t (and it none),
+         * me goes ahead of it in the queue, as in PostgreSQL's; two
+         * holders both queued are a deadlock (the second finds it). */
+        if (!t->dropping || !txn_ref_find(me, t) || txn_ref_find(e, t))
+            return true;
+        t->excl_txn = me;
+    }
+    if (!t->excl_txn) {   /* (me may hold it already: TRUNCATE, then DROP) */
+        t->excl_txn = me;
+        t->dropping = true;
+    }
+    return (t->writer && t->writer != me) || t->nscans_notxn > 0 || others_hold(t, me);
+}
+
+/* Leave t's queue after a failed wait (deadlock, cancel, gone). Lock held. */
+static void excl_dequeue(StoreTxn *me, StoreTable *t)
+{
+    me->waiting_on = NULL;
+    me->waiting_drop = false;
+    if (t->excl_txn == me && t->dropping) {
+        t->excl_txn = NULL;
+        t->dropping = false;
+    }
+    pthread_cond_broadcast(&store_g.cond);
+}
+
+/* DROP TABLE's and TRUNCATE's ACCESS EXCLUSIVE lock: queued on t, wait
+ * until no other transaction holds a reference to t (scanned or wrote it
+ * in its still running transaction) and no scan without a transaction
+ * reads it; then t's write lock, t->excl_txn granted (others' scans and
+ * writes wait until me ends) and, for TRUNCATE, t->trunc_txn = me. */
 static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool truncate)
 {
+    txn_ref_reserve(me);
     store__lock();
-    StoreTxnRef *own = txn_ref_find(me, t);
-    bool scanning = own && own->nscans > 0;
-    store__unlock();
-    if (scanning)
-        raise_in_use(t, verb);
-    /* The write lock: no other writer until we end. */
-    store__txn_acquire_write(me, t);
-    store__lock();
-    if (t->dropped || t->dropping) {
-        store__unlock();
-        err_raise(ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", t->name);
-    }
-    StoreTxnRef *mine = txn_ref_find(me, t);
-    if (mine && mine->nscans > 0) {
-        store__unlock();
-        raise_in_use(t, verb);
-    }
-    StoreTxn *prev_trunc = t->trunc_txn;  /* NULL, or me (a second TRUNCATE) */
-    if (truncate)
-        t->trunc_txn = me;  /* others' new scans wait from now on */
-    t->dropping = true;
-    while (t->nscans_notxn > 0 || others_scan(t, me)) {
+    for (;;) {
+        StoreTxnRef *mine = txn_ref_find(me, t);
+        bool gone = t->dropped || __atomic_load_n(&t->drop_txn, __ATOMIC_RELAXED) == me;
+        if (gone || (mine && mine->nscans > 0)) {
+            excl_dequeue(me, t);
+            store__unlock();
+            if (!gone)
+                raise_in_use(t, verb);
+            err_raise(ERRCODE_UNDEFINED_TABLE, "%s \"%s\" does not exist",
+                      truncate ? "relation" : "table", t->name);
+        }
+        if (!excl_busy(me, t))
+            break;
         me->waiting_on = t;
         me->waiting_drop = true;
-        bool deadlock = txn_deadlocked(me);
-        if (deadlock || interrupt_pending()) {
-            me->waiting_on = NULL;
-            t->dropping = false;
-            t->trunc_txn = prev_trunc;
-            pthread_cond_broadcast(&store_g.cond);
+        me->waiting_scan = false;
+        if (txn_deadlocked(me) || interrupt_pending()) {
+            excl_dequeue(me, t);
             store__unlock();
             err_check_interrupts();
             raise_deadlock(t);
         }
         txn_sleep();
         me->waiting_on = NULL;
+        me->waiting_drop = false;
     }
-    t->dropping = false;
+    StoreTxnRef *r = txn_ref_get(me, t);
+    if (!r->writing) {
+        r->writing = true;
+        r->heap_mark = store__heap_mark(&t->heap);
+        __atomic_store_n(&t->writer, me, __ATOMIC_RELAXED);
+    }
+    t->dropping = false;  /* granted: t->excl_txn == me until me ends */
+    if (truncate)
+        t->trunc_txn = me;
     store__unlock();
 }
 
@@ -368,6 +443,42 @@ void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
 void store__txn_wait_truncate(StoreTxn *me, StoreTable *t)
 {
     wait_exclusive(me, t, "TRUNCATE", true);
+}
+
+static _Noreturn void raise_txn_deadlock(void)
+{
+    ErrorData *e = err_begin(ERRCODE_T_R_DEADLOCK_DETECTED);
+    err_message(e, "deadlock detected");
+    err_detail(e, "Waiting for a transaction that waits for this one.");
+    err_hint(e, "See server log for query details.");
+    err_throw();
+}
+
+void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id)
+{
+    store__lock();
+    while (owner->active && owner->id == owner_id) {
+        if (me) {
+            me->waiting_for = owner;
+            if (txn_deadlocked(me)) {
+                me->waiting_for = NULL;
+                store__unlock();
+                raise_txn_deadlock();
+            }
+        }
+        if (interrupt_pending()) {
+            if (me)
+                me->waiting_for = NULL;
+            store__unlock();
+            err_check_interrupts();  /* raises 57014 (unless the flag just went) */
+            store__lock();
+            continue;
+        }
+        txn_sleep();
+        if (me)
+            me->waiting_for = NULL;
+    }
+    store__unlock();
 }
 
 void store__txn_wait_notxn_scans(StoreTable *t)
@@ -452,6 +563,7 @@ static void txn_end(StoreTxn *x, bool commit)
         store__bulk_abort(x);  /* bulk run files go */
     }
     store__cat_end(x, commit);  /* catalog_txn.c: entries left (rollback; commit with no WAL) */
+    store__fetch_free(x);       /* mvcc.c: strings store_row_fetch copied */
     x->nundo = x->nsaves = 0;
     x->wal_len = 0;
     store__wal_spill_close(x);
@@ -469,9 +581,13 @@ static void txn_end(StoreTxn *x, bool commit)
         x->cap_undo = 0;
     }
     store__lock();
-    for (int i = 0; i < x->nrefs; i++)
+    for (int i = 0; i < x->nrefs; i++) {
+        StoreTable *t = x->refs[i].table;
         if (x->refs[i].writing)
-            __atomic_store_n(&x->refs[i].table->writer, NULL, __ATOMIC_RELAXED);
+            __atomic_store_n(&t->writer, NULL, __ATOMIC_RELAXED);
+        if (t->excl_txn == x)
+            t->excl_txn = NULL;  /* ACCESS EXCLUSIVE ends with its holder */
+    }
     txn_unlink_live(x);
     x->active = false;
     x->gen++;
@@ -515,6 +631,7 @@ void store__txn_free_all(void)
         free(x->wal);
         store__wal_spill_close(x);
         store__cat_free(x);   /* catalog_txn.c */
+        store__fetch_free(x); /* mvcc.c */
         free(x);
         x = next;
     }
@@ -532,6 +649,7 @@ void store__txn_free_all(void)
         free(x->wal);
         store__wal_spill_close(x);
         store__cat_free(x);   /* catalog_txn.c */
+        store__fetch_free(x); /* mvcc.c */
         free(x);
         x = next;
     }

@@ -729,10 +729,12 @@ Test(storage, drop_waits_for_scans)
         n += out.count;
     cr_assert_eq(n, 3000, "the scan reads valid memory to its end");
     store_scan_end(s);
+    usleep(150 * 1000);
+    cr_assert_eq(atomic_load(&a.stage), 1, "DROP waits for the reader's transaction, not its scan");
+    store_txn_commit(x);
     pthread_join(th, NULL);
     cr_assert_eq(atomic_load(&a.stage), 2);
     cr_assert_null(store_table_lookup("public", "t"));
-    store_txn_commit(x);
 }
 
 typedef struct ScanThenWrite {

@@ -345,34 +345,36 @@ Test(bulk, truncate_releases_bulk_runs)
     x = store_txn_begin();
     bulk_in(t, x, 1, 100000);
     NO_ERROR(store_table_truncate(t, x));
-    bulk_in(t, x, 1, 70000);  /* the truncating transaction's own rows: through the WAL */
+    bulk_in(t, x, 1, 70000);  /* the new generation's first run (TRUNCATE + COPY below) */
     store_txn_commit(x);
-    cr_assert_eq(t->run_cur->nspans, 0);
+    cr_assert_eq(t->run_cur->nspans, 1);
     cr_assert_eq(check_all(t, NULL, &ids), 70000);
     t = reopen();
     cr_assert_eq(check_all(t, NULL, &ids), 70000);
     cr_assert_eq(ids, idsum(1, 70000));
     NO_ERROR(store_checkpoint());
     NO_ERROR(store_checkpoint());
-    cr_assert_eq(count_bulk_files(), 0);
+    cr_assert_eq(count_bulk_files(), 1, "only the truncated load's file went");
     t = reopen();
     cr_assert_eq(check_all(t, NULL, &ids), 70000);
 }
 
-/* SIGKILL during loads: a child process loads 71,680-row loads (35 groups: each starts where the runs end) (a bulk
+/* SIGKILL during loads: a child process runs loads of `size` rows (a bulk
  * run each, with a CHECKPOINT every third) and reports each COMMIT on a
  * pipe; it is killed at a random moment. Recovery must hold every
  * acknowledged load (the one in flight at most in addition), every value
- * right, and no bulk file that no table holds. */
+ * right, and no bulk file that no table holds. 71,680 rows = 35 groups:
+ * each load starts where the runs end; 70,001 rows: each starts mid-group,
+ * its run rewriting the previous one's last partial group. */
 #define LOAD 71680
 
-static void child_loads(int fd, int64_t first_load)
+static void child_loads(int fd, int64_t first_load, int64_t size)
 {
     NO_ERROR(store_open(dir));
     StoreTable *t = store_table_lookup("public", "w");
     for (int64_t k = first_load;; k++) {
         StoreTxn *x = store_txn_begin();
-        bulk_in(t, x, k * LOAD + 1, LOAD);
+        bulk_in(t, x, k * size + 1, (uint32_t)size);
         store_txn_commit(x);
         if (write(fd, &k, sizeof k) != sizeof k)
             _exit(1);
@@ -381,12 +383,12 @@ static void child_loads(int fd, int64_t first_load)
     }
 }
 
-Test(bulk, sigkill_during_loads_recovers)
+static void sigkill_rounds(int64_t size, unsigned seed)
 {
     StoreTable *t = make_w();
     (void)t;
     int64_t loads = 0;
-    srand(4242);
+    srand(seed);
     for (int round = 0; round < 4; round++) {
         store_close();
         int p[2];
@@ -395,13 +397,17 @@ Test(bulk, sigkill_during_loads_recovers)
         cr_assert_geq(pid, 0);
         if (pid == 0) {
             close(p[0]);
-            child_loads(p[1], loads);
+            child_loads(p[1], loads, size);
             _exit(0);
         }
         close(p[1]);
+        int64_t k, acked = loads;
+        /* The first round waits for one COMMIT (a slow ASan build may
+         * otherwise never see one), then kills at a random moment. */
+        if (round == 0 && read(p[0], &k, sizeof k) == sizeof k)
+            acked = k + 1;
         usleep((useconds_t)(300000 + rand() % 900000));
         kill(pid, SIGKILL);
-        int64_t k, acked = loads;
         while (read(p[0], &k, sizeof k) == sizeof k)
             acked = k + 1;
         close(p[0]);
@@ -410,12 +416,327 @@ Test(bulk, sigkill_during_loads_recovers)
         t = store_table_lookup("public", "w");
         int64_t ids;
         uint64_t n = check_all(t, NULL, &ids);
-        cr_assert(n == (uint64_t)acked * LOAD || n == (uint64_t)(acked + 1) * LOAD,
+        cr_assert(n == (uint64_t)(acked * size) || n == (uint64_t)((acked + 1) * size),
                   "round %d: %llu rows, %lld loads acknowledged", round, (unsigned long long)n,
                   (long long)acked);
-        loads = (int64_t)n / LOAD;
-        cr_assert_eq(ids, idsum(1, loads * LOAD));
+        loads = (int64_t)n / size;
+        cr_assert_eq(ids, idsum(1, loads * size));
         cr_assert_leq(count_bulk_files(), (int)loads, "no file beyond the committed loads");
     }
     cr_assert_gt(loads, 0, "some load committed");
+}
+
+Test(bulk, sigkill_during_loads_recovers)
+{
+    sigkill_rounds(LOAD, 4242);
+}
+
+Test(bulk, sigkill_during_unaligned_loads_recovers)
+{
+    sigkill_rounds(70001, 4243);
+}
+
+/* ---- loads into a table whose rows end mid-group (run_first < first) ---- */
+
+/* Checkpoint run files (gen < 2^62) in checkpoint/. */
+static int count_ckpt_runs(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/checkpoint", dir);
+    DIR *d = opendir(path);
+    cr_assert_not_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        unsigned long long g = 0;
+        unsigned oid = 0;
+        char rest[16] = "";
+        n += sscanf(e->d_name, "%llu.%u.%15s", &g, &oid, rest) == 3 && g < (1ull << 62) &&
+             strcmp(rest, "run") == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+__attribute__((noinline)) static void append_w(StoreTable *t, StoreTxn *x, Batch *b)
+{
+    NO_ERROR(store_table_append(t, x, b));
+}
+
+/* Committed rows through the WAL (INSERT), ids [first, first + n). */
+static void insert_in(StoreTable *t, int64_t first, uint32_t n)
+{
+    StoreTxn *x = store_txn_begin();
+    for (uint32_t done = 0; done < n; done += 2048) {
+        uint32_t k = n - done < 2048 ? n - done : 2048;
+        append_w(t, x, w_batch(first + (int64_t)done, k));
+        mem_arena_reset(arena);
+    }
+    store_txn_commit(x);
+}
+
+static void delete_id(StoreTable *t, StoreTxn *x, int64_t id)
+{
+    Value k = {.is_null = false};
+    k.u.i64 = id;
+    uint64_t r = 0, nw;
+    cr_assert(store_table_lookup_key(t, x, &k, &r), "key %lld", (long long)id);
+    cr_assert_eq(store_row_delete(t, x, r, &nw), STORE_WRITE_OK);
+}
+
+/* The table's span list as "first-end,first-end". */
+static const char *spans_of(StoreTable *t)
+{
+    static char buf[512];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < t->run_cur->nspans && len < sizeof buf - 48; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%llu-%llu", i ? "," : "",
+                                (unsigned long long)t->run_cur->spans[i].first,
+                                (unsigned long long)t->run_cur->spans[i].end);
+    return buf;
+}
+
+#define PRE 1000
+
+/* 1000 rows by INSERT, then a 200K-row load: one run from row 0 (the
+ * partial group rewritten into it), a WAL of a few dozen bytes, every
+ * group cold, the same after a crash and after a checkpoint. */
+Test(bulk, unaligned_load_starts_at_the_group_boundary)
+{
+    StoreTable *t = make_w();
+    insert_in(t, 1, PRE);
+    long wal0 = wal_bytes();
+    StoreTxn *x = store_txn_begin();
+    bulk_in(t, x, PRE + 1, BIG);
+    cr_assert_eq(count_bulk_files(), 1, "the run is written while loading");
+    store_txn_commit(x);
+    long wal = wal_bytes() - wal0;
+    cr_assert_lt(wal, 200, "WAL bytes of the load: %ld", wal);
+    cr_assert_str_eq(spans_of(t), "0-201704");
+    cr_assert_null(store__group(t, 0)->chunks[1].data, "the old partial group is cold");
+    cr_assert_null(store__group(t, 97)->chunks[2].data);
+    int64_t ids;
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + BIG);
+    cr_assert_eq(ids, idsum(1, PRE + BIG));
+    EXPECT_ERROR("23505", store_table_append(t, NULL, w_batch(500, 1)));
+    t = reopen();  /* a crash: no checkpoint */
+    cr_assert_str_eq(spans_of(t), "0-201704");
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + BIG);
+    cr_assert_eq(ids, idsum(1, PRE + BIG));
+    NO_ERROR(store_checkpoint());
+    cr_assert_eq(count_bulk_files(), 1);
+    cr_assert_eq(count_ckpt_runs(), 0, "the checkpoint refers to the bulk run only");
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + BIG);
+    cr_assert_eq(ids, idsum(1, PRE + BIG));
+    /* And again onto the bulk run's own partial end, then rows after it. */
+    x = store_txn_begin();
+    bulk_in(t, x, PRE + BIG + 1, 70000);
+    store_txn_commit(x);
+    cr_assert_str_eq(spans_of(t), "0-200704,200704-271704");
+    NO_ERROR(store_table_append(t, NULL, w_batch(PRE + BIG + 70001, 5)));
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + BIG + 70005);
+    cr_assert_eq(ids, idsum(1, PRE + BIG + 70005));
+    NO_ERROR(store_checkpoint());
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + BIG + 70005);
+    cr_assert_eq(ids, idsum(1, PRE + BIG + 70005));
+}
+
+/* The table's last run (a checkpoint's, of its partial group only) is
+ * replaced by the load's: its file stays while the checkpoint names it
+ * (a crash replays checkpoint + load), the next checkpoint removes it. */
+Test(bulk, load_replaces_a_checkpoint_run_of_the_partial_group)
+{
+    StoreTable *t = make_w();
+    insert_in(t, 1, 5000);
+    NO_ERROR(store_checkpoint());
+    insert_in(t, 5001, 100);
+    NO_ERROR(store_checkpoint());  /* an incremental run of rows [4096, 5100) */
+    cr_assert_str_eq(spans_of(t), "0-4096,4096-5100");
+    cr_assert_eq(count_ckpt_runs(), 2);
+    StoreTxn *x = store_txn_begin();
+    bulk_in(t, x, 5101, 100000);
+    store_txn_commit(x);
+    cr_assert_str_eq(spans_of(t), "0-4096,4096-105100");
+    cr_assert_eq(count_ckpt_runs(), 2, "the replaced run stays for the current checkpoint");
+    int64_t ids;
+    cr_assert_eq(check_all(t, NULL, &ids), 105100);
+    t = reopen();
+    cr_assert_str_eq(spans_of(t), "0-4096,4096-105100");
+    cr_assert_eq(check_all(t, NULL, &ids), 105100);
+    cr_assert_eq(ids, idsum(1, 105100));
+    NO_ERROR(store_checkpoint());
+    cr_assert_eq(count_ckpt_runs(), 1, "the replaced run is gone");
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 105100);
+    cr_assert_eq(ids, idsum(1, 105100));
+}
+
+/* Deletions in the rewritten rows: one committed before the load (the run
+ * holds the row undeleted; the stamp in memory, then TABLE_DELS, keep it
+ * deleted), one after it, and an UPDATE of one after it. */
+Test(bulk, deletes_in_the_partial_group_before_and_after)
+{
+    StoreTable *t = make_w();
+    insert_in(t, 1, PRE);
+    StoreTxn *x = store_txn_begin();
+    delete_id(t, x, 500);
+    store_txn_commit(x);
+    x = store_txn_begin();
+    bulk_in(t, x, PRE + 1, 100000);
+    store_txn_commit(x);
+    cr_assert_str_eq(spans_of(t), "0-101000");
+    x = store_txn_begin();
+    delete_id(t, x, 600);
+    Value k = {.is_null = false};
+    k.u.i64 = 700;
+    uint64_t r = 0, nw;
+    cr_assert(store_table_lookup_key(t, x, &k, &r));
+    cr_assert_eq(store_row_update(t, x, r, w_batch(PRE + 100001, 1), 0, &nw), STORE_WRITE_OK);
+    store_txn_commit(x);
+    int64_t ids, want = idsum(1, PRE + 100001) - 500 - 600 - 700;
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + 100000 - 2);
+    cr_assert_eq(ids, want);
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + 100000 - 2);
+    cr_assert_eq(ids, want);
+    NO_ERROR(store_checkpoint());
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + 100000 - 2);
+    cr_assert_eq(ids, want);
+    NO_ERROR(store_checkpoint());
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), PRE + 100000 - 2);
+    cr_assert_eq(ids, want);
+}
+
+/* ROLLBACK of a load that rewrote the partial group: no file, the group
+ * stays in memory and in the table's runs as before. */
+Test(bulk, unaligned_load_rollback)
+{
+    StoreTable *t = make_w();
+    insert_in(t, 1, 5000);
+    NO_ERROR(store_checkpoint());
+    StoreTxn *x = store_txn_begin();
+    bulk_in(t, x, 5001, 100000);
+    cr_assert_eq(count_bulk_files(), 1);
+    store_txn_rollback(x);
+    cr_assert_eq(count_bulk_files(), 0);
+    cr_assert_str_eq(spans_of(t), "0-5000");
+    cr_assert_not_null(store__group(t, 2)->chunks[1].data, "the partial group is still hot");
+    int64_t ids;
+    cr_assert_eq(check_all(t, NULL, &ids), 5000);
+    cr_assert_eq(ids, idsum(1, 5000));
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 5000);
+    insert_in(t, 5001, 10);
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 5010);
+    cr_assert_eq(ids, idsum(1, 5010));
+}
+
+/* A checkpoint during the load writes the committed rows [0, 5000) and
+ * makes groups 0 and 1 cold before the load's writer reads them: it reads
+ * them back from that run. At COMMIT the load's run replaces the
+ * checkpoint's; a crash recovers from that checkpoint plus the load. */
+Test(bulk, checkpoint_during_the_load)
+{
+    StoreTable *t = make_w();
+    insert_in(t, 1, 5000);
+    StoreTxn *x = store_txn_begin();
+    bulk_in(t, x, 5001, 20000);  /* below the threshold: no writer yet */
+    cr_assert_eq(count_bulk_files(), 0);
+    NO_ERROR(store_checkpoint());
+    cr_assert_str_eq(spans_of(t), "0-5000");
+    cr_assert_null(store__group(t, 1)->chunks[1].data, "group 1 went cold");
+    bulk_in(t, x, 25001, 80000);
+    cr_assert_eq(count_bulk_files(), 1);
+    store_txn_commit(x);
+    cr_assert_str_eq(spans_of(t), "0-105000");
+    int64_t ids;
+    cr_assert_eq(check_all(t, NULL, &ids), 105000);
+    cr_assert_eq(ids, idsum(1, 105000));
+    t = reopen();
+    cr_assert_str_eq(spans_of(t), "0-105000");
+    cr_assert_eq(check_all(t, NULL, &ids), 105000);
+    cr_assert_eq(ids, idsum(1, 105000));
+    NO_ERROR(store_checkpoint());
+    cr_assert_eq(count_ckpt_runs(), 0);
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 105000);
+    cr_assert_eq(ids, idsum(1, 105000));
+}
+
+__attribute__((noinline)) static void truncate_ok(StoreTable *t, StoreTxn *x)
+{
+    NO_ERROR(store_table_truncate(t, x));
+}
+
+__attribute__((noinline)) static void checkpoint_ok(void)
+{
+    NO_ERROR(store_checkpoint());
+}
+
+/* TRUNCATE and a load in one transaction: the load's run is the new
+ * generation's first (rows numbered from 0 after the swap), written once,
+ * the WAL small; ROLLBACK and ROLLBACK TO leave the old rows; a crash
+ * replays TRUNCATE + load and attaches the run at the replayed COMMIT;
+ * a checkpoint refers to it; rows appended later follow it. */
+Test(bulk, truncate_and_load_in_one_transaction)
+{
+    store__checkpointer_stop();  /* the checkpoint the TRUNCATE asks for would race the checks */
+    StoreTable *t = make_w();
+    insert_in(t, 1, 5000);
+    checkpoint_ok();
+    StoreTxn *x = store_txn_begin();
+    truncate_ok(t, x);
+    bulk_in(t, x, 1, 100000);
+    store_txn_rollback(x);
+    cr_assert_eq(count_bulk_files(), 0);
+    int64_t ids;
+    cr_assert_eq(check_all(t, NULL, &ids), 5000);
+    cr_assert_eq(ids, idsum(1, 5000));
+
+    x = store_txn_begin();
+    int sp = store_txn_savepoint(x);
+    truncate_ok(t, x);
+    bulk_in(t, x, 1, 100000);
+    store_txn_rollback_to(x, sp);
+    cr_assert_eq(count_bulk_files(), 0);
+    cr_assert_eq(check_all(t, x, &ids), 5000);
+    long wal0 = wal_bytes();
+    truncate_ok(t, x);
+    bulk_in(t, x, 7, 100000);
+    store_txn_commit(x);
+    cr_assert_lt(wal_bytes() - wal0, 200, "WAL bytes: %ld", wal_bytes() - wal0);
+    cr_assert_eq(count_bulk_files(), 1);
+    cr_assert_str_eq(spans_of(t), "0-100000");
+    cr_assert_null(store__group(t, 0)->chunks[1].data, "cold at COMMIT");
+    cr_assert_eq(check_all(t, NULL, &ids), 100000);
+    cr_assert_eq(ids, idsum(7, 100000));
+    t = reopen();  /* a crash: TRUNCATE, the load, the swap replayed */
+    cr_assert_str_eq(spans_of(t), "0-100000");
+    cr_assert_eq(check_all(t, NULL, &ids), 100000);
+    cr_assert_eq(ids, idsum(7, 100000));
+    append_w(t, NULL, w_batch(100007, 3));
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 100003);
+    cr_assert_eq(ids, idsum(7, 100003));
+    checkpoint_ok();
+    cr_assert_eq(count_ckpt_runs(), 1, "the old generation's run is gone");
+    cr_assert_eq(count_bulk_files(), 1);
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 100003);
+    cr_assert_eq(ids, idsum(7, 100003));
+    /* Once more onto the loaded generation's partial end. */
+    x = store_txn_begin();
+    bulk_in(t, x, 100010, 70000);
+    store_txn_commit(x);
+    cr_assert_str_eq(spans_of(t), "0-98304,98304-170003");
+    t = reopen();
+    cr_assert_eq(check_all(t, NULL, &ids), 170003);
+    cr_assert_eq(ids, idsum(7, 100003) + idsum(100010, 70000));
 }

@@ -33,7 +33,8 @@ mkdir -p "$work"
         fi
         cp "$here/package-lock.json" "$work/.installed"
     fi
+    # under the lock too: two cp of one file at once can fail with EEXIST
+    cp "$here"/*.mjs "$work/"
 ) 9>"$work/.lock"
-cp "$here"/*.mjs "$work/"
 echo "drivers: $(cd "$work" && node -e 'for (const p of ["pg", "postgres"]) process.stdout.write(p + " " + require("./node_modules/" + p + "/package.json").version + "  ")'), node $(node --version)"
 TZ=UTC exec "$harness_run" -- node "$work/$test"
