@@ -89,7 +89,9 @@ static bool s_of(int64_t k, int tag, char **buf, uint32_t *len)
 /* nonnull: s = "nul" where the formula says NULL (a key column). */
 static bool nonnull;
 
-static Batch *cs_batch(int64_t first, uint32_t n, int tag)
+/* noinline: inlined into a test with ERR_TRY, gcc -O3 flags its locals as
+ * possibly clobbered by longjmp (-Wclobbered) though none lives across it. */
+__attribute__((noinline)) static Batch *cs_batch(int64_t first, uint32_t n, int tag)
 {
     Batch *b = batch_create(arena, NCOLS, types);
     for (uint32_t r = 0; r < n; r++) {
