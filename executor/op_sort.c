@@ -14,6 +14,11 @@
  * Under a LIMIT (ORDER BY ... LIMIT k) only the first offset + k rows are
  * needed: a quickselect puts them first and only they are sorted, with ties
  * broken by input position so the result equals the full stable sort's.
+ * While rows arrive the stores are pruned to the best k, and each batch is
+ * compared with the worst kept row first so that rows that cannot make the
+ * cut are never stored (issue 7). With late materialisation (plan.h,
+ * PLAN_SORT nlate) the stores hold only keys, computed columns and a row
+ * locator; the other table columns are fetched for the emitted rows.
  *
  * The comparison switches on the key's physical type per comparison (a
  * branch, not an indirect call); cancel is checked every 2048 rows of the
@@ -36,6 +41,13 @@ typedef struct SortState {
     uint32_t nrows, pos;
     uint32_t *perm;
     MemArena *prune_arena;    /* top-N pruning work arrays (reset per prune) */
+    int64_t bound;            /* top-N: stored index of the worst kept row after a prune, -1 = none */
+    int8_t *order;            /* top-N filter: per batch row, its order against the bound row */
+    uint16_t *tied, *pass;    /* top-N filter: rows still tied / rows that enter */
+    const PlanNode *late;     /* late materialisation (plan.h PLAN_SORT nlate), NULL = none */
+    Batch *fetch;             /* one fetched row of the late columns */
+    MemArena *late_arena;     /* fetched strings of the current output batch */
+    StoreTxn *txn;
     Batch *out;
 } SortState;
 
@@ -214,11 +226,12 @@ void exec__sort_set_topn(ExecOp *op, int64_t topn)
 
 /*
  * Bounded top-N: when a LIMIT needs only the first topn rows and twice as
- * many are kept, select the topn best (quickselect under the total order)
- * and compact the stores to them, in input order so that ties still break
- * by input position. Memory stays O(topn + batch) for fixed-width columns
- * (the bytes of dropped strings stay in the arena); work is amortised O(1)
- * per row.
+ * many are kept (or topn have arrived and no bound is known yet), select the
+ * topn best (quickselect under the total order) and compact the stores to
+ * them, in input order so that ties still break by input position. Memory
+ * stays O(topn + batch) for fixed-width columns (the bytes of dropped
+ * strings stay in the arena); work is amortised O(1) per row. The worst
+ * kept row becomes the bound of the batch filter below.
  */
 static void sort_prune(SortState *st, MemArena *arena)
 {
@@ -228,12 +241,18 @@ static void sort_prune(SortState *st, MemArena *arena)
     for (uint32_t i = 0; i < n; i++)
         a[i] = i;
     select_first_k(st, a, n, k);
+    uint32_t worst = a[0];
+    for (uint32_t i = 1; i < k; i++)
+        if (cmp_total(st, a[i], worst) > 0)
+            worst = a[i];
     /* a[0..k) are the kept rows: mark them, then list them in input order */
     uint8_t *keep = mem_calloc(arena, n, 1);
     for (uint32_t i = 0; i < k; i++)
         keep[a[i]] = 1;
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
+        if (i == worst)
+            st->bound = m;
         a[m] = i;
         m += keep[i];
     }
@@ -242,16 +261,146 @@ static void sort_prune(SortState *st, MemArena *arena)
     st->nrows = m;
 }
 
+/*
+ * Top-N batch filter (issue 7). Once a prune has kept the best topn rows, a
+ * later row can enter the result only if it sorts strictly before the
+ * bound (the worst kept row): on equal keys it loses the tie on input
+ * position. Each key is compared with the bound's value in one typed loop
+ * over the rows still tied after the keys before it; only the rows that
+ * sort before the bound are appended, so for ORDER BY t LIMIT 10 over
+ * millions of rows the other columns (strings copied, say) are touched for
+ * a handful of rows. The comparisons are cmp_rows' for the same types.
+ */
+#define BOUND_LOOP(T, CMPF)                                                        \
+    do {                                                                           \
+        const T *x = (const T *)v->data;                                           \
+        T t = ((const T *)c->data)[b];                                             \
+        if (dense) {                      /* the common case: no NULLs, flat */    \
+            for (uint32_t j = 0; j < n; j++)                                       \
+                st->order[rows[j]] = (int8_t)(sgn * CMPF(x[rows[j]], t));          \
+            break;                                                                 \
+        }                                                                          \
+        for (uint32_t j = 0; j < n; j++) {                                         \
+            uint16_t r = rows[j];                                                  \
+            uint32_t xr = r & mask;                                                \
+            st->order[r] = (int8_t)(vec_is_valid(v, xr) ? sgn * CMPF(x[xr], t) : null_r); \
+        }                                                                          \
+    } while (0)
+
+/* order[rows[j]] = the row's order against the bound on key `key`. */
+static void bound_key(SortState *st, const SortKey *key, const Vector *v, const uint16_t *rows, uint32_t n)
+{
+    const ExecColumn *c = &st->cols[key->column];
+    uint32_t b = (uint32_t)st->bound, mask = v->is_const ? 0 : 0xFFFF;
+    int sgn = key->descending ? -1 : 1;
+    int null_r = key->nulls_first ? -1 : 1;      /* a NULL row against a valid bound */
+    bool dense = !v->is_const && v->validity == NULL;
+    if (!exec__col_valid(c, b)) {                  /* NULL bound: NULL rows tie */
+        for (uint32_t j = 0; j < n; j++)
+            st->order[rows[j]] = (int8_t)(vec_is_valid(v, rows[j] & mask) ? -null_r : 0);
+        return;
+    }
+    switch (c->phys) {
+    case PHYS_BOOL: BOUND_LOOP(uint8_t, CMP); break;
+    case PHYS_I16: BOUND_LOOP(int16_t, CMP); break;
+    case PHYS_I32: BOUND_LOOP(int32_t, CMP); break;
+    case PHYS_I64: BOUND_LOOP(int64_t, CMP); break;
+    case PHYS_F32: BOUND_LOOP(float, cmp_dbl); break;
+    case PHYS_F64: BOUND_LOOP(double, cmp_dbl); break;
+    default: {
+        const StrRef *x = (const StrRef *)v->data;
+        StrRef t = ((const StrRef *)c->data)[b];
+        for (uint32_t j = 0; j < n; j++) {
+            uint16_t r = rows[j];
+            uint32_t xr = r & mask;
+            st->order[r] = (int8_t)(vec_is_valid(v, xr) ? sgn * cmp_str(c->type, x[xr], t) : null_r);
+        }
+        break;
+    }
+    }
+}
+
+/* One key of a fixed-width type, no NULLs in the batch nor at the bound:
+ * rows pass when strictly before the bound (`sel[m] = r; m += pred;`). */
+#define PASS_LOOP(T)                                                               \
+    do {                                                                           \
+        const T *x = (const T *)v->data;                                           \
+        T t = ((const T *)c->data)[b];                                             \
+        if (desc)                                                                  \
+            for (uint32_t j = 0; j < n; j++) {                                     \
+                st->pass[m] = rows[j];                                             \
+                m += x[rows[j]] > t;                                               \
+            }                                                                      \
+        else                                                                       \
+            for (uint32_t j = 0; j < n; j++) {                                     \
+                st->pass[m] = rows[j];                                             \
+                m += x[rows[j]] < t;                                               \
+            }                                                                      \
+    } while (0)
+
+/* The single-key fast path of bound_filter; -1 when it does not apply. */
+static int64_t bound_filter_one(SortState *st, const Vector *v, const uint16_t *rows, uint32_t n)
+{
+    const ExecColumn *c = &st->cols[st->keys[0].column];
+    uint32_t b = (uint32_t)st->bound, m = 0;
+    bool desc = st->keys[0].descending;
+    if (st->nkeys != 1 || v->is_const || v->validity || !exec__col_valid(c, b))
+        return -1;
+    switch (c->phys) {
+    case PHYS_I16: PASS_LOOP(int16_t); break;
+    case PHYS_I32: PASS_LOOP(int32_t); break;
+    case PHYS_I64: PASS_LOOP(int64_t); break;
+    default: return -1;   /* floats: NaN ordering; strings: cmp_str */
+    }
+    return m;
+}
+
+/* The active rows of `in` that sort before the bound, in input order, into
+ * st->pass; returns their count. */
+static uint32_t bound_filter(SortState *st, const Batch *in, const uint16_t *rows)
+{
+    int64_t one = bound_filter_one(st, &in->cols[st->keys[0].column], rows, in->count);
+    if (one >= 0)
+        return (uint32_t)one;
+    const uint16_t *tied = rows;
+    uint32_t ntied = in->count;
+    for (int k = 0; k < st->nkeys && ntied > 0; k++) {
+        const SortKey *key = &st->keys[k];
+        bound_key(st, key, &in->cols[key->column], tied, ntied);
+        uint32_t m = 0;
+        for (uint32_t j = 0; j < ntied; j++) {   /* branch-free: keep the still tied */
+            st->tied[m] = tied[j];
+            m += st->order[tied[j]] == 0;
+        }
+        tied = st->tied;
+        ntied = m;
+    }
+    for (uint32_t j = 0; j < ntied; j++)          /* equal on every key: later, so worse */
+        st->order[tied[j]] = 1;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < in->count; j++) {
+        st->pass[m] = rows[j];
+        m += st->order[rows[j]] < 0;
+    }
+    return m;
+}
+
 static void sort_sink(ExecOp *op, Batch *in)
 {
     SortState *st = op->state;
     const uint16_t *rows = in->sel ? in->sel : exec__identity_sel;
+    uint32_t count = in->count;
+    if (st->bound >= 0 && count > 0) {
+        count = bound_filter(st, in, rows);
+        rows = st->pass;
+    }
     for (int c = 0; c < st->ncols; c++)
-        exec__col_append(&st->cols[c], op->q->arena, &in->cols[c], rows, in->count);
-    if ((uint64_t)st->nrows + in->count > UINT32_MAX / 2)
+        exec__col_append(&st->cols[c], op->q->arena, &in->cols[c], rows, count);
+    if ((uint64_t)st->nrows + count > UINT32_MAX / 2)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many rows to sort");
-    st->nrows += in->count;
-    if (st->topn > 0 && st->topn <= UINT32_MAX / 8 && st->nrows >= 2 * (uint64_t)st->topn + VEC_CAPACITY)
+    st->nrows += count;
+    if (st->topn > 0 && st->topn <= UINT32_MAX / 8 &&
+        (st->nrows >= 2 * (uint64_t)st->topn + VEC_CAPACITY || (st->bound < 0 && st->nrows >= (uint64_t)st->topn)))
         sort_prune(st, st->prune_arena);
 }
 
@@ -262,6 +411,44 @@ static void sort_finalize(ExecOp *op)
     st->pos = 0;
 }
 
+/*
+ * Late materialisation (planner/plan_late.c): output column i of rows
+ * perm[0..n) is fetched by locator when late_map[i] < 0. A fetch reuses
+ * its string buffers at the next call, so strings are copied into
+ * late_arena, reset per output batch.
+ */
+static void sort_fetch_late(SortState *st, const uint32_t *perm, uint32_t n)
+{
+    const PlanNode *pn = st->late;
+    const int64_t *rowid = (const int64_t *)st->cols[pn->late_rowid].data;
+    mem_arena_reset(st->late_arena);
+    for (int i = 0; i < pn->ncols; i++)
+        if (pn->late_map[i] < 0) {
+            st->out->cols[i].validity = NULL;
+            st->out->cols[i].is_const = false;
+        }
+    for (uint32_t j = 0; j < n; j++) {
+        if (!store_row_fetch(pn->late_table, st->txn, (uint64_t)rowid[perm[j]], pn->nlate, pn->late_cols,
+                             st->fetch))
+            err_raise(ERRCODE_INTERNAL_ERROR, "could not fetch row %lld for a sort", (long long)rowid[perm[j]]);
+        uint16_t src = 0, dst = (uint16_t)j;
+        for (int i = 0; i < pn->ncols; i++) {
+            if (pn->late_map[i] >= 0)
+                continue;
+            Vector *f = &st->fetch->cols[-1 - pn->late_map[i]];
+            Vector *o = &st->out->cols[i];
+            exec__vec_copy_rows(f, &src, o, &dst, 1);
+            if (o->phys == PHYS_STR && vec_is_valid(f, 0)) {
+                StrRef *r = &((StrRef *)o->data)[j];
+                char *p = mem_alloc(st->late_arena, r->len + 1);
+                if (r->len)
+                    memcpy(p, r->ptr, r->len);
+                r->ptr = p;
+            }
+        }
+    }
+}
+
 static bool sort_next(ExecOp *op, Batch **out)
 {
     SortState *st = op->state;
@@ -270,8 +457,15 @@ static bool sort_next(ExecOp *op, Batch **out)
     uint32_t n = st->nrows - st->pos;
     if (n > VEC_CAPACITY)
         n = VEC_CAPACITY;
-    for (int c = 0; c < st->ncols; c++)
-        exec__col_gather(&st->cols[c], st->perm + st->pos, n, &st->out->cols[c]);
+    if (st->late) {
+        for (int c = 0; c < st->late->ncols; c++)
+            if (st->late->late_map[c] >= 0)
+                exec__col_gather(&st->cols[st->late->late_map[c]], st->perm + st->pos, n, &st->out->cols[c]);
+        sort_fetch_late(st, st->perm + st->pos, n);
+    } else {
+        for (int c = 0; c < st->ncols; c++)
+            exec__col_gather(&st->cols[c], st->perm + st->pos, n, &st->out->cols[c]);
+    }
     st->out->count = n;
     st->out->sel = NULL;
     st->pos += n;
@@ -279,20 +473,41 @@ static bool sort_next(ExecOp *op, Batch **out)
     return true;
 }
 
+/* Late materialisation: the stores hold the child's columns; the fetch
+ * batch the late ones (types from the output columns they become). */
+static void sort_init_late(ExecQuery *q, const PlanNode *n, SortState *st)
+{
+    SqlType *types = MEM_NEW_ARRAY(q->arena, SqlType, n->nlate);
+    for (int i = 0; i < n->ncols; i++)
+        if (n->late_map[i] < 0)
+            types[-1 - n->late_map[i]] = n->col_types[i];
+    st->late = n;
+    st->fetch = exec__batch_new(q, n->nlate, types);
+    st->late_arena = exec__scratch_create(q);
+    st->txn = q->txn;
+}
+
 ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(SortState));
     SortState *st = op->state;
-    st->ncols = n->ncols;
-    st->cols = MEM_NEW_ARRAY(q->arena, ExecColumn, n->ncols > 0 ? n->ncols : 1);
-    for (int c = 0; c < n->ncols; c++)
-        exec__col_init(&st->cols[c], n->col_types[c], q->arena, 1024);
+    const PlanNode *in = n->nlate > 0 ? n->left : n;   /* the stored columns: the input's */
+    st->ncols = in->ncols;
+    st->cols = MEM_NEW_ARRAY(q->arena, ExecColumn, in->ncols > 0 ? in->ncols : 1);
+    for (int c = 0; c < in->ncols; c++)
+        exec__col_init(&st->cols[c], in->col_types[c], q->arena, 1024);
+    if (n->nlate > 0)
+        sort_init_late(q, n, st);
     st->topn = n->sort_topn > 0 ? n->sort_topn : -1;
     st->prune_arena = exec__scratch_create(q);
+    st->bound = -1;
+    st->order = mem_alloc(q->arena, VEC_CAPACITY);   /* topn may also be set at run time */
+    st->tied = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
+    st->pass = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
     st->nkeys = n->nsort;
     st->keys = n->sort_keys;
     for (int k = 0; k < n->nsort; k++)
-        ERR_ASSERT(n->sort_keys[k].column >= 0 && n->sort_keys[k].column < n->ncols);
+        ERR_ASSERT(n->sort_keys[k].column >= 0 && n->sort_keys[k].column < in->ncols);
     st->out = exec__batch_new(q, n->ncols, n->col_types);
     op->sink = sort_sink;
     op->finalize = sort_finalize;
@@ -303,7 +518,7 @@ ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n)
 uint32_t *exec__sort_columns(ExecColumn *cols, int ncols, const SortKey *keys, int nkeys, uint32_t nrows,
                              MemArena *arena)
 {
-    SortState st = {.topn = -1, .ncols = ncols, .cols = cols, .nkeys = nkeys, .keys = keys, .nrows = nrows};
+    SortState st = {.topn = -1, .bound = -1, .ncols = ncols, .cols = cols, .nkeys = nkeys, .keys = keys, .nrows = nrows};
     sort_perm(&st, arena);
     return st.perm;
 }

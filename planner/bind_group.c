@@ -13,6 +13,9 @@
  * GROUPING(a, b) binds to a marker; over the PLAN_AGG output it becomes a
  * CASE on the node's grouping-set index column with the bit pattern of each
  * set (bit set = argument not grouped in that set), 0 without grouping sets.
+ *
+ * plan__group_derived (end of file) finds items that are functions of
+ * other, plain-column items, so the aggregate can leave them out of its key.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -199,4 +202,86 @@ Expr *plan__grouping_post(Binder *b, const Expr *marker, const SelectState *st)
     c->has_else = true;
     c->name = "grouping";
     return c;
+}
+
+/*
+ * Functional dependencies in GROUP BY (issue 7). In `GROUP BY ip, ip - 1`
+ * the second item is a function of the first: grouping on `ip` alone gives
+ * the same groups, and `ip - 1` can be computed once per group above the
+ * aggregate instead of being hashed and compared for every input row
+ * (ClickBench Q35). An item qualifies when
+ *   - it is built only from constants, parameters, plain columns that are
+ *     themselves GROUP BY items, non-volatile, non-stable functions and
+ *     operators, casts, CASE, AND/OR/NOT, IS [NOT] NULL and IN lists (no
+ *     subqueries, aggregates, window results, SRFs, outer references), and
+ *     uses at least one column (a constant item keeps its meaning for an
+ *     otherwise key-less aggregate);
+ *   - every column it uses has a type whose equality is identity (integers,
+ *     date, timestamp[tz], bool, text, varchar): numeric 1.0 = 1.00 and
+ *     float -0 = 0 group together but differ under ::text;
+ *   - the query has no grouping sets (ROLLUP's NULLed keys are per set);
+ *   - a breaker above reads every group before any output leaves the
+ *     query (ORDER BY, DISTINCT ON or a window): PostgreSQL evaluates the
+ *     item for every input row, so an error (22003 for `ip - 1` at the
+ *     int4 bound) is raised whatever a LIMIT, a cursor's FETCH or a HAVING
+ *     does with the groups; computed per group it must see every group.
+ * plan_select.c's agg_derived computes the items right above the aggregate,
+ * below HAVING, so the breaker above sees all of them.
+ */
+static bool fd_identity_type(SqlType t)
+{
+    switch (t.oid) {
+    case TYPE_BOOL: case TYPE_INT2: case TYPE_INT4: case TYPE_INT8: case TYPE_DATE:
+    case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: case TYPE_TEXT: case TYPE_VARCHAR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Is e a function of the plain-column groups (see above)? *cols counts the
+ * column references met. */
+static bool fd_expr(const Expr *e, const SelectState *st, int *cols)
+{
+    switch (e->kind) {
+    case EXPR_CONST:
+    case EXPR_PARAM:
+        return true;
+    case EXPR_COLUMN:
+        for (int k = 0; k < st->ngroups; k++) {
+            const Expr *g = st->groups[k];
+            if (g->kind == EXPR_COLUMN && g->index == e->index && fd_identity_type(g->type)) {
+                (*cols)++;
+                return true;
+            }
+        }
+        return false;
+    case EXPR_FUNC:
+    case EXPR_IN_LIST:
+        if (!e->func || (e->func->flags & (FUNC_VOLATILE | FUNC_STABLE)))
+            return false;
+        break;
+    case EXPR_CAST: case EXPR_AND: case EXPR_OR: case EXPR_NOT: case EXPR_IS_NULL:
+    case EXPR_IS_NOT_NULL: case EXPR_CASE:
+        break;
+    default:
+        return false;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        if (!fd_expr(e->args[i], st, cols))
+            return false;
+    return true;
+}
+
+uint64_t plan__group_derived(const Binder *b, const SelectState *st)
+{
+    if (st->ngsets > 0 || st->ngroups < 2 || (st->nsort == 0 && st->ndistinct_on == 0 && b->nwins == 0))
+        return 0;
+    uint64_t derived = 0;
+    for (int i = 0; i < st->ngroups; i++) {
+        int cols = 0;
+        if (st->groups[i]->kind != EXPR_COLUMN && fd_expr(st->groups[i], st, &cols) && cols > 0)
+            derived |= UINT64_C(1) << i;
+    }
+    return derived;
 }

@@ -252,6 +252,7 @@ typedef struct Explainer {
     int nnodes;
     bool *cte_shown;                  /* per cte_id: its plan printed already */
     const StoreTable *insert_target;  /* INSERT's table: a scan of it gets alias "<t>_1" */
+    const PlanNode *agg_keys;         /* an agg_derived Project: its Agg's Group Key */
 } Explainer;
 
 static void line(Explainer *x, int indent, const char *arrow, const char *fmt, const char *text)
@@ -294,13 +295,14 @@ static const char *scan_title(Explainer *x, const PlanNode *n)
 static const char *const *scan_names(Explainer *x, const PlanNode *n)
 {
     const char **names = MEM_NEW_ARRAY(x->b->arena, const char *, n->ncols + 1);
-    for (int k = 0; k < n->ncols; k++)
-        names[k] = store_table_column(n->table, n->scan_cols[k])->name;
+    for (int k = 0; k < n->ncols; k++)   /* a locator (STORE_COL_ROWID) is PostgreSQL's ctid */
+        names[k] = n->scan_cols[k] < 0 ? "ctid" : store_table_column(n->table, n->scan_cols[k])->name;
     const Binder *b = x->b;
     for (int i = 0; i < b->nrtes; i++)
         if (b->scan_nodes && b->scan_nodes[i] == n)
             for (int k = 0; k < n->ncols; k++)
-                names[k] = b->rtes[i]->colnames[n->scan_cols[k]];
+                if (n->scan_cols[k] >= 0)
+                    names[k] = b->rtes[i]->colnames[n->scan_cols[k]];
     return names;
 }
 
@@ -366,12 +368,29 @@ static const char *key_list(Explainer *x, const PlanNode *n, bool sort)
     return s;
 }
 
+/* The Group Key as written: with GROUP BY items computed per group above
+ * the aggregate (plan_select.c agg_derived), all of them, as PostgreSQL. */
+static const char *derived_keys(Explainer *x, const PlanNode *agg)
+{
+    const PlanNode *p = x->agg_keys;
+    x->agg_keys = NULL;
+    if (!p || p->left != agg)
+        return key_list(x, agg, false);
+    StrBuf sb;
+    strbuf_init(&sb);
+    for (int i = 0; i < p->ncols - agg->naggs; i++)
+        strbuf_printf(&sb, "%s%s", i ? ", " : "", p->col_names[i] ? p->col_names[i] : "?");
+    char *s = mem_strndup(x->b->arena, sb.data ? sb.data : "", sb.len);
+    strbuf_free(&sb);
+    return s;
+}
+
 static void agg_node(Explainer *x, const PlanNode *n, int col, const char *arrow, const Expr *having,
                      const char *const *having_names)
 {
     line(x, col - (int)strlen(arrow), arrow, n->ngroups > 0 ? "HashAggregate" : "Aggregate", NULL);
     if (n->ngroups > 0)
-        line(x, col + 2, "", "Group Key: ", key_list(x, n, false));
+        line(x, col + 2, "", "Group Key: ", derived_keys(x, n));
     prop(x, col, "Filter: ", having, having_names);
     child(x, n->left, col);
 }
@@ -500,6 +519,8 @@ static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow)
                 return;
             }
         }
+        if (n->agg_derived)
+            x->agg_keys = n;
         node(x, n->left, col, has_arrow);
         return;
     case PLAN_FILTER:
@@ -512,6 +533,12 @@ static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow)
         }
         if (n->left->kind == PLAN_AGG) {
             agg_node(x, n->left, at, arrow, n->predicate, n->left->col_names);
+            return;
+        }
+        if (n->left->kind == PLAN_PROJECT && n->left->agg_derived) {
+            /* GROUP BY items computed per group (plan_select.c agg_derived) */
+            x->agg_keys = n->left;
+            agg_node(x, n->left->left, at, arrow, n->predicate, n->left->col_names);
             return;
         }
         line(x, pre, arrow, "Result", NULL);
@@ -580,7 +607,7 @@ static void node_body(Explainer *x, const PlanNode *n, int col, bool has_arrow)
 
 List *plan__explain(Binder *b, const Plan *plan)
 {
-    Explainer x = {b, NULL, NULL, 0, NULL, NULL};
+    Explainer x = {b, NULL, NULL, 0, NULL, NULL, NULL};
     x.cte_shown = MEM_NEW_ARRAY(b->arena, bool, plan->nctes + 1);
     node(&x, plan->root, 0, false);
     return x.lines;
@@ -623,7 +650,7 @@ static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double
 
 void plan__explain_analyze(Binder *b, const Plan *inner, UtilityStmt *u)
 {
-    Explainer x = {b, NULL, NULL, inner->nnodes, NULL, NULL};
+    Explainer x = {b, NULL, NULL, inner->nnodes, NULL, NULL, NULL};
     x.cte_shown = MEM_NEW_ARRAY(b->arena, bool, inner->nctes + 1);
     x.title_line = MEM_NEW_ARRAY(b->arena, int, inner->nnodes + 1);
     for (int i = 0; i < inner->nnodes; i++)

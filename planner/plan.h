@@ -561,6 +561,24 @@ struct PlanNode {
 
     /* PLAN_CATALOG_SCAN: ExecCatTable.id (executor/catalog.h) */
     int catalog_id;
+
+    /* PLAN_SORT, late materialisation (issue 7; nlate == 0: the old
+     * meaning). The child carries the sort keys, the computed columns and
+     * a row locator (child column late_rowid, from a STORE_COL_ROWID scan
+     * column); for the rows the sort emits it fetches table columns
+     * late_cols[0..nlate) of late_table by locator (planner/plan_late.c).
+     * Output column i is child column late_map[i] when >= 0, else fetched
+     * column -1 - late_map[i]; ncols / col_types describe the output. */
+    int nlate;
+    int *late_cols;
+    int *late_map;
+    int late_rowid;
+    StoreTable *late_table;
+
+    /* PLAN_PROJECT made by plan_select.c agg_derived (issue 7): right above
+     * its PLAN_AGG, exprs = every GROUP BY item (some computed per group)
+     * then the aggregates; EXPLAIN prints the items as the Group Key. */
+    bool agg_derived;
 };
 
 /* Recursion guard for PLAN_RECURSIVE_UNION (iterations of the recursive term). */

@@ -2,7 +2,8 @@
  * plan_select.c — the plan of a bound SELECT, bottom up:
  *
  *   FROM (scans with pushed filters, joins; plan_join.c) or a one-row VALUES
- *   → Agg (GROUP BY keys then aggregates; no keys = exactly one row)
+ *   → Agg (GROUP BY keys then aggregates; no keys = exactly one row;
+ *     items that depend on plain-column items computed by a Project above)
  *   → Filter (HAVING)
  *   → Project (select list, then hidden ORDER BY columns)
  *   → Distinct → Sort → Limit/Offset
@@ -150,6 +151,34 @@ static PlanNode *make_agg(Binder *b, PlanNode *input, const int *layout, int nla
     return a;
 }
 
+/* GROUP BY items that depend on plain grouped columns (bind_group.c,
+ * plan__group_derived) stay out of the aggregate's key; a Project right
+ * above it computes them for every group and restores the layout (keys,
+ * aggregates) the post-aggregate expressions and HAVING expect. */
+static PlanNode *agg_derived(Binder *b, PlanNode *input, const int *layout, int nlayout,
+                             const SelectState *st, uint64_t derived)
+{
+    SelectState red = *st;
+    red.groups = MEM_NEW_ARRAY(b->arena, Expr *, st->ngroups);
+    red.ngroups = 0;
+    for (int i = 0; i < st->ngroups; i++)
+        if (!((derived >> i) & 1))
+            red.groups[red.ngroups++] = st->groups[i];
+    PlanNode *a = make_agg(b, input, layout, nlayout, &red);
+    int n = st->ngroups + b->naggs;
+    Expr **exprs = MEM_NEW_ARRAY(b->arena, Expr *, n);
+    for (int i = 0; i < st->ngroups; i++)
+        exprs[i] = plan__grouped_expr(b, st->groups[i], &red);
+    for (int j = 0; j < b->naggs; j++) {
+        exprs[st->ngroups + j] = plan__make_expr(b->arena, EXPR_COLUMN, a->col_types[red.ngroups + j], -1, 0);
+        exprs[st->ngroups + j]->index = red.ngroups + j;
+    }
+    PlanNode *p = make_project(b, a, exprs, n);
+    p->est_rows = a->est_rows;
+    p->agg_derived = true;
+    return p;
+}
+
 /* The row source: FROM with WHERE placed, or one empty-ish row. */
 static PlanNode *plan_input(Binder *b, SelectState *st, int **layout, int *nlayout)
 {
@@ -216,7 +245,8 @@ static PlanNode *plan_body(Binder *b, SelectState *st)
     int *layout, nlayout;
     PlanNode *top = plan_input(b, st, &layout, &nlayout);
     if (st->grouped) {
-        top = make_agg(b, top, layout, nlayout, st);
+        uint64_t derived = plan__group_derived(b, st);
+        top = derived ? agg_derived(b, top, layout, nlayout, st, derived) : make_agg(b, top, layout, nlayout, st);
         if (st->having_post) {
             PlanNode *f = wrap(b, PLAN_FILTER, top);
             f->predicate = st->having_post;
@@ -306,7 +336,7 @@ SelectResult plan__plan_select(Binder *b, const SelectStmt *s)
     if (st.ndistinct_on > 0)
         top = plan_distinct_on(b, top, &st);
     else
-        top = plan__plan_tail(b, top, st.sort, st.nsort, st.limit, st.offset, s->distinct);
+        top = plan__late_fetch(b, plan__plan_tail(b, top, st.sort, st.nsort, st.limit, st.offset, s->distinct));
     if (st.ntargets > st.nvisible) {
         Expr **keep = MEM_NEW_ARRAY(b->arena, Expr *, st.nvisible + 1);
         for (int i = 0; i < st.nvisible; i++) {

@@ -48,6 +48,13 @@ void plan__bind_select(Binder *b, const SelectStmt *s, SelectState *st);
 /* GROUP BY (bind_group.c): plain items, GROUPING SETS, ROLLUP, CUBE. */
 void plan__bind_group(Binder *b, const SelectStmt *s, SelectState *st);
 int plan__group_item(Binder *b, const Node *g, SelectState *st);
+/* GROUP BY items that are functions of other, plain-column items and can be
+ * computed per group above the aggregate (bind_group.c; bit i = groups[i];
+ * 0 when the rewrite does not apply). */
+uint64_t plan__group_derived(const Binder *b, const SelectState *st);
+/* Late materialisation of top-N over one table (plan_late.c): top is the
+ * tail of a SELECT; returns it, its Sort narrowed when that pays. */
+PlanNode *plan__late_fetch(Binder *b, PlanNode *top);
 /* GROUPING(args) over the PLAN_AGG output (bind_group.c). */
 Expr *plan__grouping_post(Binder *b, const Expr *marker, const SelectState *st);
 /* A bound expression over the PLAN_AGG output (42803 for ungrouped columns). */
