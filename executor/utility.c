@@ -168,6 +168,23 @@ static void drop_resolve(ExecSession *s, const char *qualified, MemArena *arena,
     }
 }
 
+/* DROP TABLE IF EXISTS of a table another transaction dropped while this
+ * one waited for its lock: PostgreSQL looks the name up again once it holds
+ * the lock and skips it with the NOTICE. False when that happened. */
+static bool drop_if_still_there(const char *schema, const char *name)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store_table_drop(schema, name);
+        err_pop(&jmp);
+        return true;
+    }
+    if (strcmp(err_current()->sqlstate, "42P01") != 0)
+        err_rethrow();
+    err_clear();
+    return false;
+}
+
 static void drop_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
 {
     List *names = u->drop_tables;
@@ -189,9 +206,16 @@ static void drop_table(ExecSession *s, const UtilityStmt *u, MemArena *arena)
         if (t[i].found) {
             StoreTable *dt = store_table_lookup(t[i].schema, t[i].name);   /* sequences: */
             uint32_t dt_oid = dt ? store_table_oid(dt) : 0;                 /* owned ones go too */
-            store_table_drop(t[i].schema, t[i].name);
-            exec__seq_drop_owned(dt_oid);   /* transactional, as the DROP TABLE */
-        } else if (t[i].no_schema)
+            if (!u->missing_ok)
+                store_table_drop(t[i].schema, t[i].name);
+            else if (!drop_if_still_there(t[i].schema, t[i].name))
+                t[i].found = false;   /* dropped by another transaction meanwhile: the NOTICE */
+            if (t[i].found)
+                exec__seq_drop_owned(dt_oid);   /* transactional, as the DROP TABLE */
+        }
+        if (t[i].found)
+            continue;
+        if (t[i].no_schema)
             err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "schema \"%s\" does not exist, skipping",
                        t[i].schema);
         else

@@ -327,6 +327,29 @@ static void phase_sequences(PGconn *a, PGconn *b)
     ok(a, "DROP SEQUENCE ls1");
 }
 
+static char last_notice[256];
+
+static void notice_receiver(void *arg, const PGresult *r)
+{
+    (void)arg;
+    snprintf(last_notice, sizeof last_notice, "%s", PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY));
+}
+
+/* A DROP TABLE that waited for a reader which then dropped the table
+ * itself: the name is looked up again once the lock is held, so IF EXISTS
+ * skips it with PostgreSQL's NOTICE and a plain DROP is 42P01. */
+static void phase_drop_after_wait(PGconn *a, PGconn *b)
+{
+    PQsetNoticeReceiver(b, notice_receiver, NULL);
+    ok(a, "CREATE TABLE dw1 (x int)");
+    ok(a, "CREATE TABLE dw2 (x int)");
+    waits_then(a, b, "SELECT count(*) FROM dw1", "DROP TABLE IF EXISTS dw1", "DROP TABLE dw1; COMMIT", "",
+               NULL);
+    CHECK_STR(last_notice, "table \"dw1\" does not exist, skipping");
+    waits_then(a, b, "SELECT count(*) FROM dw2", "DROP TABLE dw2", "DROP TABLE dw2; COMMIT", "42P01",
+               "table \"dw2\" does not exist");
+}
+
 /* pg_roles reads with the transaction's snapshot (PostgreSQL's catalog
  * scans): under REPEATABLE READ a role created or dropped by another
  * session after the snapshot keeps its old state; READ COMMITTED sees it
@@ -359,6 +382,7 @@ int main(void)
     phase_roles(a, b);
     phase_sequences(a, b);
     phase_roles_snapshot(a, b);
+    phase_drop_after_wait(a, b);
     PQfinish(c);
     PQfinish(b);
     PQfinish(a);
