@@ -8,10 +8,14 @@
 #
 #   clickbench/compare.sh [--tsv FILE | --rows N] [--seed S]
 #                         [--systems "strata postgresql duckdb clickhouse"]
-#                         [--build DIR] [--out DIR] [--tries N]
+#                         [--build DIR] [--out DIR] [--tries N] [--strata-create FILE]
 #
-# Strata runs through benchmark.sh (server-side COPY; $CB_CREATE and $CB_LOAD
-# pass on). The systems run one after another in the order of --systems.
+# Strata runs through benchmark.sh (server-side COPY; $CB_LOAD passes on).
+# Its table definition is --strata-create FILE, else $CB_STRATA_CREATE, else
+# $CB_CREATE, else create-tuned.sql (the primary key ClickHouse's MergeTree
+# entry also uses: a large COPY then stores rows in key order, see
+# executor/README.md "Clustered bulk loads"); the other systems use create.sql
+# or their own files. The systems run one after another in the order of --systems.
 # CB_COLD=0: no restart and no cache drop before each query's first
 # try (lib/common.sh). Peak memory: the embedded runners' peak RSS (GNU time)
 # goes to the log and WORK/duckdb.rss, WORK/chdb.rss; Strata's server VmHWM
@@ -25,11 +29,12 @@ ROOT=$(dirname "$HERE")
 
 ROWS=10000000 SEED=1 TSV="" BUILD="${CB_BUILD:-$ROOT/build-clickbench}" OUT="$HERE/results" TRIES=3
 SYSTEMS="strata postgresql duckdb clickhouse"
+STRATA_CREATE="${CB_STRATA_CREATE:-${CB_CREATE:-$HERE/create-tuned.sql}}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --tsv) TSV=$2 ;; --rows) ROWS=$2 ;; --seed) SEED=$2 ;; --systems) SYSTEMS=$2 ;;
-        --build) BUILD=$2 ;; --out) OUT=$2 ;; --tries) TRIES=$2 ;;
-        *) echo "usage: $0 [--tsv FILE | --rows N] [--seed S] [--systems LIST] [--build DIR] [--out DIR] [--tries N]" >&2; exit 2 ;;
+        --build) BUILD=$2 ;; --out) OUT=$2 ;; --tries) TRIES=$2 ;; --strata-create) STRATA_CREATE=$2 ;;
+        *) echo "usage: $0 [--tsv FILE | --rows N] [--seed S] [--systems LIST] [--build DIR] [--out DIR] [--tries N] [--strata-create FILE]" >&2; exit 2 ;;
     esac
     shift 2
 done
@@ -135,7 +140,8 @@ for sys in $SYSTEMS; do
         duckdb) run_node duckdb "$HERE/runners/duckdb-queries.sql" "$OUT/duckdb.json" ;;
         clickhouse) run_node chdb "$HERE/runners/clickhouse-queries.sql" "$OUT/clickhouse.json" ;;
         strata)
-            CB_WORK="$WORK/strata" "$HERE/benchmark.sh" --tsv "$TSV" --build "$BUILD" --out "$OUT/strata.json" ||
+            CB_WORK="$WORK/strata" "$HERE/benchmark.sh" --tsv "$TSV" --build "$BUILD" --out "$OUT/strata.json" \
+                --create "$STRATA_CREATE" ||
                 cb_log "Strata run failed" ;;
         *) cb_log "unknown system: $sys" ;;
     esac

@@ -2,8 +2,10 @@
  * copy_in.c — COPY FROM's data path: records of text or CSV input are split
  * into raw fields, VEC_CAPACITY rows at a time, then converted column by
  * column (type_input) into a batch of the table's columns and appended
- * with store_table_bulk_load. See executor/copy.h for the contract and
- * PostgreSQL's copyfromparse.c for the formats this follows.
+ * with store_table_bulk_load — for a table with a primary key through
+ * copy_cluster.c, which buffers a segment of batches and appends it sorted
+ * by the key. See executor/copy.h for the contract and PostgreSQL's
+ * copyfromparse.c for the formats this follows.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/copy.h"
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/error.h"
+#include "executor/copy_cluster.h"
 #include "executor/exec_int.h"
 #include "storage/storage.h"
 
@@ -30,7 +33,9 @@ struct ExecCopyIn {
     const Value *fill;
     ExecCopyOpts o;
     MemArena *arena;          /* the COPY's lifetime */
-    MemArena *batch_arena;    /* raw fields and converted strings; reset per batch */
+    MemArena *batch_arena;    /* raw fields (and converted strings); reset per batch */
+    MemArena *value_arena;    /* converted strings: batch_arena, or the cluster segment's */
+    ExecCopyCluster *cluster; /* NULL: no primary key, each batch goes straight to the store */
     StrBuf pending;           /* input bytes not yet consumed */
     StrBuf field;             /* scratch: one de-escaped field */
     Batch *batch;
@@ -79,6 +84,8 @@ ExecCopyIn *exec_copy_in_begin(ExecSession *s, StoreTable *t, int ncols, const i
     ci->batch = batch_create(a, ci->tcols, types);
     ci->raw = MEM_NEW_ARRAY(a, StrRef, (size_t)VEC_CAPACITY * (size_t)(ncols > 0 ? ncols : 1));
     ci->line_of = MEM_NEW_ARRAY(a, uint64_t, VEC_CAPACITY);
+    ci->cluster = exec__cluster_create(t, a);
+    ci->value_arena = ci->batch_arena;
     strbuf_init(&ci->pending);
     strbuf_init(&ci->field);
     return ci;
@@ -90,6 +97,7 @@ void exec_copy_in_free(ExecCopyIn *ci)
         return;
     strbuf_free(&ci->pending);
     strbuf_free(&ci->field);
+    exec__cluster_destroy(ci->cluster);
     mem_arena_destroy(ci->batch_arena);
     mem_arena_destroy(ci->arena);
 }
@@ -119,23 +127,70 @@ static void convert_column(ExecCopyIn *ci, int j)
         ci->err_line = ci->line_of[r];
         ci->err_text = raw;
         Value val;
-        type_input(type, raw.ptr, raw.len, ci->batch_arena, &val);
+        type_input(type, raw.ptr, raw.len, ci->value_arena, &val);
         vec_set_value(v, r, &val);
     }
+}
+
+/* Append the cluster segment (PH_LOAD: a store error names its row's line). */
+static void flush_segment(ExecCopyIn *ci, bool sort)
+{
+    ci->phase = PH_LOAD;
+    ci->err_line = 0;
+    exec__cluster_flush(ci->cluster, ci->s->txn, sort, &ci->err_line);
+    ci->phase = PH_NONE;
+}
+
+/*
+ * A record or conversion error was raised while earlier batches wait in
+ * the cluster segment. Without the segment those batches would have been
+ * stored already, so a duplicate key or NULL among them would have been
+ * raised first (PostgreSQL also stores rows as it reads them): append them
+ * in file order — that raises such an error with its line — and re-raise
+ * the error when it does not.
+ */
+static _Noreturn void raise_after_segment(ExecCopyIn *ci)
+{
+    ErrorData saved = *err_current();
+    CopyPhase phase = ci->phase;
+    bool parse = phase == PH_RECORD || phase == PH_CONVERT;
+    if (ci->cluster && parse && strcmp(saved.sqlstate, ERRCODE_QUERY_CANCELED) != 0) {
+        uint64_t line = ci->err_line;
+        int field = ci->err_field;
+        StrRef text = ci->err_text;
+        flush_segment(ci, false);
+        ci->phase = phase;
+        ci->err_line = line;
+        ci->err_field = field;
+        ci->err_text = text;
+    }
+    ErrorData *e = err_begin(saved.sqlstate);
+    *e = saved;
+    err_throw();
 }
 
 static void flush_rows(ExecCopyIn *ci)
 {
     if (ci->nrows == 0)
         return;
+    if (ci->cluster) {
+        /* converted straight into the segment's next batch */
+        ci->batch = exec__cluster_next_batch(ci->cluster);
+        ci->value_arena = exec__cluster_arena(ci->cluster);
+    }
     ci->phase = PH_CONVERT;
     for (int j = 0; j < ci->tcols; j++)
         convert_column(ci, j);
     ci->batch->count = ci->nrows;
     ci->batch->sel = NULL;
-    ci->phase = PH_LOAD;
-    ci->err_line = ci->line_of[0];
-    store_table_bulk_load(ci->t, ci->s->txn, ci->batch);
+    if (ci->cluster) {
+        if (exec__cluster_add(ci->cluster, ci->line_of))
+            flush_segment(ci, true);
+    } else {
+        ci->phase = PH_LOAD;
+        ci->err_line = 0;
+        exec__copy_load_batch(ci->t, ci->s->txn, ci->batch, ci->line_of, &ci->err_line);
+    }
     ci->phase = PH_NONE;
     ci->total += ci->nrows;
     ci->nrows = 0;
@@ -425,6 +480,17 @@ static size_t consume(ExecCopyIn *ci, const char *buf, size_t len, bool final)
     return pos;
 }
 
+/* consume, with the segment's rows stored before a parse error is raised. */
+static size_t consume_guarded(ExecCopyIn *ci, const char *buf, size_t len, bool final)
+{
+    ErrJmp jmp;
+    if (!ERR_TRY(jmp))
+        raise_after_segment(ci);
+    size_t used = consume(ci, buf, len, final);
+    err_pop(&jmp);
+    return used;
+}
+
 void exec_copy_in_data(ExecCopyIn *ci, const char *data, size_t len)
 {
     if (ci->ended || len == 0)
@@ -436,7 +502,7 @@ void exec_copy_in_data(ExecCopyIn *ci, const char *data, size_t len)
         buf = ci->pending.data;
         n = ci->pending.len;
     }
-    size_t used = consume(ci, buf, n, false);
+    size_t used = consume_guarded(ci, buf, n, false);
     if (buf == data) {
         strbuf_append(&ci->pending, data + used, len - used);
     } else {
@@ -448,9 +514,17 @@ void exec_copy_in_data(ExecCopyIn *ci, const char *data, size_t len)
 uint64_t exec_copy_in_finish(ExecCopyIn *ci)
 {
     if (!ci->ended && ci->pending.len > 0)
-        consume(ci, ci->pending.data, ci->pending.len, true);
+        consume_guarded(ci, ci->pending.data, ci->pending.len, true);
     ci->pending.len = 0;
-    flush_rows(ci);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        flush_rows(ci);
+        err_pop(&jmp);
+    } else {
+        raise_after_segment(ci);
+    }
+    if (ci->cluster)
+        flush_segment(ci, true);
     return ci->total;
 }
 
@@ -484,7 +558,13 @@ void exec_copy_in_context(const ExecCopyIn *ci, char *buf, size_t size)
         return;
     }
     case PH_LOAD:
-        snprintf(buf, size, "COPY %s", ci->relname);
+        /* PostgreSQL names the line of a row whose insert failed (its
+         * 23505 context has no line text; its 23502 context does, which
+         * is gone here: only the line number is kept) */
+        if (ci->err_line > 0)
+            snprintf(buf, size, "COPY %s, line %llu", ci->relname, (unsigned long long)ci->err_line);
+        else
+            snprintf(buf, size, "COPY %s", ci->relname);
         return;
     }
 }

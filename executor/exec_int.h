@@ -340,6 +340,34 @@ uint32_t *exec__sort_columns(ExecColumn *cols, int ncols, const SortKey *keys, i
                              MemArena *arena);
 /* ORDER BY under LIMIT: only the first topn rows will be read. */
 void exec__sort_set_topn(ExecOp *op, int64_t topn);
+/* Aggregates from row-group metadata (issue 7). A scan in summary mode
+ * (op_scan.c) passes each group storage can describe exactly to fold
+ * (rows, and per scan column its zone summary where zone_cols asks) and
+ * hands out the other groups as rows. False when the scan cannot (filter,
+ * point lookup). exec__agg_summary_link (op_agg.c; pipeline.c calls it for
+ * an aggregate whose input pipeline is a bare scan) puts the scan in that
+ * mode when every aggregate can be folded that way. */
+typedef void (*ExecSummaryFold)(void *ctx, uint32_t rows, const StoreColSummary *sums);
+bool exec__scan_set_summary(ExecOp *scan, const bool *zone_cols, ExecSummaryFold fold, void *ctx);
+void exec__agg_summary_link(ExecOp *agg, ExecOp *scan);
+/* filter_kernels.c: a filter that is one `column op constant` over int2/4/8
+ * (any mix), or date/time/timestamp[tz] against the same type, or text /
+ * varchar `= ''` / `<> ''` (phys PHYS_STR), evaluated straight into a
+ * selection (no boolean vector). init: false when the types or the
+ * constant (NULL, outside the column's range) do not fit. */
+typedef enum ExecCmpOp { EXEC_CMP_EQ, EXEC_CMP_NE, EXEC_CMP_LT, EXEC_CMP_LE, EXEC_CMP_GT, EXEC_CMP_GE } ExecCmpOp;
+typedef struct ExecCmpFilter {
+    int column;        /* input column */
+    ExecCmpOp op;      /* column op value */
+    PhysType phys;     /* the column's */
+    int64_t value;     /* fits the column's type */
+} ExecCmpFilter;
+bool exec__cmp_filter_init(SqlType col_type, ExecCmpOp op, SqlType const_type, const Value *v,
+                           int column, ExecCmpFilter *f);
+/* Rows of b (no selection; the column flat, of f->phys) passing f, into sel. */
+uint32_t exec__cmp_filter_select(const ExecCmpFilter *f, const Batch *b, uint16_t *sel);
+/* Tests: true forces the portable kernels where AVX2 ones would run. */
+extern bool exec__cmp_filter_portable;
 /* offset + limit of a LIMIT operator, -1 when it has no limit. */
 int64_t exec__limit_total(const ExecOp *op);
 

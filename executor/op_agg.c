@@ -51,6 +51,7 @@ struct AggSlot {
     SqlType arg_type;
     ExprProg *arg;
     int64_t sum_add;      /* sum(e + c) folded to sum(e) + c * count (see sum_add_const) */
+    int zone_col;         /* summary mode: the argument's column in the scan (exec__agg_summary_link) */
     int64_t *cnt;
     int64_t *i64;
     int128_t *i128;
@@ -379,6 +380,23 @@ static AGG_KERNEL int128_t sum_i64_exact(const int64_t *restrict d, const uint16
 {
     uint64_t lo = 0, hi = 0, neg = 0, cnt = 0;
     if (vb == NULL && rows == NULL) {
+        /* Common case first: every value in [-2^51, 2^51), so n <= 2^12 of
+         * them sum exactly in an int64. t = x + 2^51 is below 2^52 exactly
+         * then, and so is the OR of all t: one add, one add and one OR per
+         * value (half the split loop's work), checked once at the end. */
+        const uint64_t bias = UINT64_C(1) << 51;
+        uint64_t tsum = 0, tor = 0;
+        if (n <= 4096) {
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t t = (uint64_t)d[i] + bias;
+                tsum += t;
+                tor |= t;
+            }
+            if (tor >> 52 == 0) {
+                *count = n;
+                return (int128_t)(int64_t)(tsum - bias * n);
+            }
+        }
         for (uint32_t i = 0; i < n; i++) {
             uint64_t x = (uint64_t)d[i];
             lo += x & 0xFFFFFFFFu;
@@ -1042,6 +1060,85 @@ ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
     op->finalize = agg_finalize;
     op->next = agg_next;
     return op;
+}
+
+/* ---------- aggregates from row-group metadata (issue 7) ---------- */
+
+/* Types whose min/max order (PostgreSQL's) is the order of the integers
+ * they are stored as, so a zone map's int64 bounds are their min/max. */
+static bool zone_orders_like_pg(SqlType t)
+{
+    switch (t.oid) {
+    case TYPE_INT2: case TYPE_INT4: case TYPE_INT8: case TYPE_DATE: case TYPE_TIME:
+    case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool phys_int(PhysType p)
+{
+    return p == PHYS_BOOL || p == PHYS_I16 || p == PHYS_I32 || p == PHYS_I64;
+}
+
+/* Fold one row group's summary (rows visible, zone maps of the arguments'
+ * columns; storage/scan_summary.c) into the single group's states. */
+static void agg_fold_summary(void *ctx, uint32_t rows, const StoreColSummary *sums)
+{
+    AggState *st = ctx;
+    for (int a = 0; a < st->naggs; a++) {
+        AggSlot *s = &st->aggs[a];
+        if (s->arg == NULL) {   /* count(*) */
+            s->cnt[0] += rows;
+            continue;
+        }
+        const StoreColSummary *c = &sums[s->zone_col];
+        int64_t valid = (int64_t)rows - (int64_t)c->null_count;
+        if (s->sk == AS_COUNT) {
+            s->cnt[0] += valid;
+            continue;
+        }
+        bool is_min = s->kind == AGG_MIN;
+        int64_t x = is_min ? c->min : c->max;
+        if (!c->has_value || valid <= 0)
+            continue;
+        switch (s->arg_phys) {
+        case PHYS_I16: MM_MERGE(int16_t, (int16_t)x, valid) break;
+        case PHYS_I32: MM_MERGE(int32_t, (int32_t)x, valid) break;
+        case PHYS_I64: MM_MERGE(int64_t, x, valid) break;
+        default: ERR_ASSERT(false);
+        }
+    }
+}
+
+void exec__agg_summary_link(ExecOp *op, ExecOp *scan)
+{
+    AggState *st = op->state;
+    if (st->ngroups_keys > 0 || st->ngsets > 0 || st->naggs == 0 || scan->node->kind != PLAN_SCAN)
+        return;
+    int ncols = scan->node->ncols;
+    bool *zone = mem_calloc(op->q->arena, (size_t)(ncols ? ncols : 1), sizeof(bool));
+    for (int a = 0; a < st->naggs; a++) {
+        AggSlot *s = &st->aggs[a];
+        const AggCall *c = s->call;
+        if (s->filter || s->norder > 0 || s->dset || s->impl || s->sum_add != 0 || c->nargs > 1)
+            return;
+        AggKind k = c->agg->kind;
+        if (k == AGG_COUNT_STAR && s->arg == NULL)
+            continue;
+        const Expr *e = c->arg;
+        if (e == NULL || e->kind != EXPR_COLUMN || e->index < 0 || e->index >= ncols ||
+            !phys_int(type_phys(e->type)) || type_phys(e->type) != s->arg_phys)
+            return;
+        if (!(k == AGG_COUNT && s->sk == AS_COUNT) &&
+            !((k == AGG_MIN || k == AGG_MAX) && s->sk == AS_MINMAX && s->arg_phys != PHYS_BOOL &&
+              zone_orders_like_pg(e->type)))
+            return;
+        s->zone_col = e->index;
+        zone[e->index] = true;
+    }
+    exec__scan_set_summary(scan, zone, agg_fold_summary, st);
 }
 
 size_t exec__agg_slot_size(void)

@@ -11,6 +11,15 @@
  * the version visible to the snapshot, its columns are fetched into a
  * one-row batch, and the whole filter runs on it as on any batch.
  * Vectors may point into storage memory (zero copy) until the next batch.
+ * A filter that is `column op constant` over integers or dates (or text
+ * against ''), or an AND starting with one, runs that comparison as a fused
+ * kernel straight into the selection (filter_kernels.c) and the other
+ * conjuncts on the rows left.
+ *
+ * In summary mode (an aggregate right above, no filter: count(*), count(x),
+ * min(x), max(x); op_agg.c decides) the row groups storage can describe
+ * exactly from their metadata (storage/scan_summary.c) are folded into the
+ * aggregate directly and never read; the others come out as batches.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -30,6 +39,14 @@ typedef struct ScanState {
     StoreTxn *txn;
     Value *key;          /* point lookup: the primary key's values; NULL = scan */
     bool key_done;       /* the point lookup has produced its batch */
+    bool cmp;            /* the filter is, or starts with, `column op constant`: cmpf (filter_kernels.c) */
+    ExecCmpFilter cmpf;
+    ExprProg *rest;      /* the filter's other conjuncts when it is cmpf AND ...; NULL = none */
+    /* summary mode (exec__scan_set_summary): groups folded without rows */
+    ExecSummaryFold fold;
+    void *fold_ctx;
+    bool *zone_cols;
+    StoreColSummary *sums;
 } ScanState;
 
 static bool cmp_from_name(const char *name, StoreCmp *out)
@@ -118,6 +135,35 @@ static void zone_collect(const ExecQuery *q, const PlanNode *n, const Expr *e, S
     (*nf)++;
 }
 
+/* Whether e is one `column op known value` the fused kernels take
+ * (filter_kernels.c); fills f. */
+static bool cmp_filter_match(const ExecQuery *q, const PlanNode *n, const Expr *e, ExecCmpFilter *f)
+{
+    static const struct { const char *name; ExecCmpOp op, flip; } ops[] = {
+        {"=", EXEC_CMP_EQ, EXEC_CMP_EQ}, {"<>", EXEC_CMP_NE, EXEC_CMP_NE},
+        {"<", EXEC_CMP_LT, EXEC_CMP_GT}, {"<=", EXEC_CMP_LE, EXEC_CMP_GE},
+        {">", EXEC_CMP_GT, EXEC_CMP_LT}, {">=", EXEC_CMP_GE, EXEC_CMP_LE},
+    };
+    if (e->kind != EXPR_FUNC || e->nargs != 2 || e->func == NULL)
+        return false;
+    const Expr *a = e->args[0], *b = e->args[1];
+    bool flipped = is_known(a) && b->kind == EXPR_COLUMN;
+    if (flipped) {
+        const Expr *t = a;
+        a = b;
+        b = t;
+    }
+    Value v;
+    if (a->kind != EXPR_COLUMN || a->index < 0 || a->index >= n->ncols || !known_value(q, b, &v))
+        return false;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (strcmp(e->func->name, ops[i].name) == 0)
+            return exec__cmp_filter_init(n->col_types[a->index], flipped ? ops[i].flip : ops[i].op,
+                                         b->type, &v, a->index, f);
+    }
+    return false;
+}
+
 /* The point lookup's only batch: the visible version of the key, if any. */
 static bool lookup_next(ScanState *st)
 {
@@ -131,9 +177,53 @@ static bool lookup_next(ScanState *st)
     return store_row_fetch(n->table, st->txn, rowid, n->ncols, n->scan_cols, st->batch);
 }
 
+/* Summary mode: fold every group storage can describe exactly, hand out
+ * the others' rows (the aggregate above reads them as usual). */
+static bool summary_next(ExecOp *op, ScanState *st, Batch **out)
+{
+    ExecShared *sh = op->q->shared;
+    int id = op->node->node_id;
+    PlanNodeStats *ps = sh && sh->stats && id >= 0 && id < sh->nstats ? &sh->stats[id] : NULL;
+    for (;;) {
+        err_check_interrupts();
+        st->batch->sel = NULL;
+        uint32_t rows = 0;
+        switch (store_scan_next_summary(st->scan, st->zone_cols, &rows, st->sums, st->batch)) {
+        case STORE_SUMMARY_END:
+            return false;
+        case STORE_SUMMARY_ROWS:
+            st->batch->sel = NULL;
+            *out = st->batch;
+            return true;
+        case STORE_SUMMARY_GROUP:
+            st->fold(st->fold_ctx, rows, st->sums);
+            if (ps)
+                ps->rows += rows;   /* EXPLAIN ANALYZE: the rows the group stands for */
+            break;
+        }
+    }
+}
+
+bool exec__scan_set_summary(ExecOp *op, const bool *zone_cols, ExecSummaryFold fold, void *ctx)
+{
+    ScanState *st = op->state;
+    if (st->scan == NULL || st->filter != NULL)
+        return false;
+    int ncols = st->node->ncols;
+    st->zone_cols = mem_alloc(op->q->arena, sizeof(bool) * (size_t)(ncols ? ncols : 1));
+    st->sums = mem_calloc(op->q->arena, (size_t)(ncols ? ncols : 1), sizeof(StoreColSummary));
+    for (int i = 0; i < ncols; i++)
+        st->zone_cols[i] = zone_cols[i];
+    st->fold = fold;
+    st->fold_ctx = ctx;
+    return true;
+}
+
 static bool scan_next(ExecOp *op, Batch **out)
 {
     ScanState *st = op->state;
+    if (st->fold)
+        return summary_next(op, st, out);
     for (;;) {
         err_check_interrupts();
         st->batch->sel = NULL;
@@ -142,10 +232,20 @@ static bool scan_next(ExecOp *op, Batch **out)
         st->batch->sel = NULL;
         if (st->filter == NULL || st->batch->count == 0)
             break;
-        mem_arena_reset(st->scratch);
-        uint32_t n = st->batch->count;
-        Vector *pred = exec__expr_eval(st->filter, st->batch, NULL, n);
-        uint32_t k = exec__select_true(pred, NULL, n, st->sel);
+        uint32_t n = st->batch->count, k;
+        const Vector *cv = st->cmp ? &st->batch->cols[st->cmpf.column] : NULL;
+        if (cv && !cv->is_const && cv->phys == st->cmpf.phys) {
+            k = exec__cmp_filter_select(&st->cmpf, st->batch, st->sel);
+            if (st->rest && k > 0) {   /* the other conjuncts on the rows left, as AND does */
+                mem_arena_reset(st->scratch);
+                Vector *pred = exec__expr_eval(st->rest, st->batch, st->sel, k);
+                k = exec__select_true(pred, st->sel, k, st->sel);   /* in place: k <= i */
+            }
+        } else {
+            mem_arena_reset(st->scratch);
+            Vector *pred = exec__expr_eval(st->filter, st->batch, NULL, n);
+            k = exec__select_true(pred, NULL, n, st->sel);
+        }
         if (k == 0)
             continue;
         if (k < n) {
@@ -200,6 +300,19 @@ ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
         st->filter = exec__expr_compile(q, n->scan_filter, st->scratch);
         st->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
         zone_collect(q, n, n->scan_filter, zf, &nf);
+        st->cmp = cmp_filter_match(q, n, n->scan_filter, &st->cmpf);
+        const Expr *f = n->scan_filter;
+        if (!st->cmp && f->kind == EXPR_AND && f->nargs >= 2 && cmp_filter_match(q, n, f->args[0], &st->cmpf)) {
+            Expr *r = f->args[1];
+            if (f->nargs > 2) {   /* AND of the remaining conjuncts, in their order */
+                r = MEM_NEW(q->arena, Expr);
+                *r = *f;
+                r->args = f->args + 1;
+                r->nargs = f->nargs - 1;
+            }
+            st->rest = exec__expr_compile(q, r, st->scratch);
+            st->cmp = true;
+        }
     }
     st->node = n;
     st->txn = q->txn;

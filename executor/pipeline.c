@@ -137,12 +137,13 @@ static inline bool measuring(const ExecPipeline *p)
 static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur);
 
 /* A breaker whose input is a pipeline of its own (sinking into op). */
-static void build_child_pipeline(ExecPlanRun *r, const PlanNode *child, ExecOp *op)
+static ExecPipeline *build_child_pipeline(ExecPlanRun *r, const PlanNode *child, ExecOp *op)
 {
     ExecPipeline *p = pipe_new(r);
     p->sink = op;
     build(r, child, p);
     pipe_register(r, p);
+    return p;
 }
 
 static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
@@ -177,11 +178,14 @@ static void build(ExecPlanRun *r, const PlanNode *n, ExecPipeline *cur)
         build(r, n->left, cur);
         pipe_push(cur, op);
         break;
-    case PLAN_AGG: case PLAN_SORT:
+    case PLAN_AGG: case PLAN_SORT: {
         op = n->kind == PLAN_AGG ? exec__op_agg(q, n) : exec__op_sort(q, n);
-        build_child_pipeline(r, n->left, op);
+        ExecPipeline *in = build_child_pipeline(r, n->left, op);
+        if (n->kind == PLAN_AGG && in->nops == 0 && in->source->node->kind == PLAN_SCAN)
+            exec__agg_summary_link(op, in->source);   /* count/min/max from metadata */
         cur->source = op;
         break;
+    }
     case PLAN_WINDOW:
         op = exec__op_window(q, n);
         build_child_pipeline(r, n->left, op);

@@ -143,7 +143,14 @@ static PlanNode *plan_scan(Binder *b, int r, Conjunct *cj, int ncj, int **layout
     for (int i = 0; i < re->ncols; i++)
         nused += re->used[i];
     if (nused == 0 && re->ncols > 0) {
-        re->used[0] = true;
+        /* count(*) and the like read no column, but a scan hands out rows
+         * through one: take the narrowest (read only where a row group
+         * cannot be answered from its metadata, executor/README.md issue 7). */
+        int best = 0;
+        for (int i = 1; i < re->ncols; i++)
+            if (phys_size(type_phys(re->coltypes[i])) < phys_size(type_phys(re->coltypes[best])))
+                best = i;
+        re->used[best] = true;
         nused = 1;
     }
     PlanNode *n = plan__new_node(b->arena, PLAN_SCAN, nused);

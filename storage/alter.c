@@ -69,7 +69,7 @@ __attribute__((noinline)) static void pk_install(StoreTable *t, int npkey, const
 void store_table_add_pkey(StoreTable *t, StoreTxn *x, int npkey, const int *pkey)
 {
     ERR_ASSERT(x != NULL && npkey > 0);
-    store__txn_acquire_write(x, t);
+    store__txn_wait_alter(x, t);   /* ACCESS EXCLUSIVE to the end of x, as PostgreSQL */
     if (t->npkey > 0)
         err_raise(ERRCODE_INVALID_TABLE_DEFINITION,
                   "multiple primary keys for table \"%s\" are not allowed", t->name);
@@ -205,7 +205,7 @@ void store_table_add_column(StoreTable *t, StoreTxn *x, const StoreColumnDef *co
                             const Value *fill)
 {
     ERR_ASSERT(x != NULL);
-    store__txn_acquire_write(x, t);
+    store__txn_wait_alter(x, t);   /* ACCESS EXCLUSIVE to the end of x, as PostgreSQL */
     if (store_table_column_index(t, col->name) >= 0)
         err_raise(ERRCODE_DUPLICATE_COLUMN, "column \"%s\" of relation \"%s\" already exists",
                   col->name, t->name);

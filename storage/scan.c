@@ -246,6 +246,28 @@ static uint32_t visible_rows(const StoreScan *s, const StoreRowGroup *g, uint64_
     return n;
 }
 
+/* Start loading the descriptors the next calls will wait for: the header of
+ * the group after next, and the chunk descriptors (data pointer, zone map)
+ * of the scan's columns in the next group. Over a wide table every group's
+ * header and chunks are their own cache lines and pages: without this, a hot
+ * filtered count over ClickBench's 105 columns spent ~55% of its time on
+ * those two loads per batch (perf, issue 7). gend < end: rows past gend are
+ * in allocated groups. */
+static inline void prefetch_next(const StoreScan *s, uint64_t gend, uint64_t end)
+{
+    if (gend + STORE_GROUP_ROWS < end)
+        __builtin_prefetch(store__group(s->table, gend / STORE_GROUP_ROWS + 1));
+    if (gend >= end)
+        return;
+    const StoreRowGroup *n = store__group(s->table, gend / STORE_GROUP_ROWS);
+    for (int i = 0; i < s->ncols; i++) {
+        if (s->cols[i] == STORE_COL_ROWID)
+            continue;
+        __builtin_prefetch(&n->chunks[s->cols[i]].data);
+        __builtin_prefetch(&n->chunks[s->cols[i]].zone);
+    }
+}
+
 bool store_scan_next(StoreScan *s, Batch *out)
 {
     if (s->ended)
@@ -278,6 +300,7 @@ bool store_scan_next(StoreScan *s, Batch *out)
             uint64_t stop = lo2 < hi2 ? hi2 : hi1;
             if (stop == start)
                 continue;
+            prefetch_next(s, gend, end);
             scan_fill(s, g, start, (uint32_t)(stop - start), out);
             return true;
         }
@@ -287,6 +310,7 @@ bool store_scan_next(StoreScan *s, Batch *out)
             n = visible_rows(s, g, start, lo2, hi2, idx, n);
         if (n == 0)
             continue;
+        prefetch_next(s, gend, end);
         scan_gather(s, g, start, idx, n, out);
         return true;
     }

@@ -476,6 +476,9 @@ void store__txn_scan_unregister(StoreTxn *txn, uint64_t gen, StoreTable *t);
  * lock, once no other transaction has used t: readers and writers hold
  * their use to their end). Raises 55006 when me scans t, 40P01 on deadlock. */
 void store__txn_wait_drop(StoreTxn *me, StoreTable *t);
+/* The same ACCESS EXCLUSIVE lock for ALTER TABLE ADD COLUMN / ADD PRIMARY
+ * KEY (55006 "cannot ALTER TABLE", 42P01 "relation ... does not exist"). */
+void store__txn_wait_alter(StoreTxn *me, StoreTable *t);
 /* Wait until transaction owner, seen running with id owner_id (read under
  * the lock of the object it has a pending change of), has ended: a second
  * change of a role or sequence waits for the first's transaction, as

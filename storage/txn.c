@@ -406,7 +406,7 @@ static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool t
             if (!gone)
                 raise_in_use(t, verb);
             err_raise(ERRCODE_UNDEFINED_TABLE, "%s \"%s\" does not exist",
-                      truncate ? "relation" : "table", t->name);
+                      strcmp(verb, "DROP TABLE") == 0 ? "table" : "relation", t->name);
         }
         if (!excl_busy(me, t))
             break;
@@ -443,6 +443,11 @@ void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
 void store__txn_wait_truncate(StoreTxn *me, StoreTable *t)
 {
     wait_exclusive(me, t, "TRUNCATE", true);
+}
+
+void store__txn_wait_alter(StoreTxn *me, StoreTable *t)
+{
+    wait_exclusive(me, t, "ALTER TABLE", false);
 }
 
 static _Noreturn void raise_txn_deadlock(void)

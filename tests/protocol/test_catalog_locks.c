@@ -350,6 +350,22 @@ static void phase_drop_after_wait(PGconn *a, PGconn *b)
                "table \"dw2\" does not exist");
 }
 
+/* ALTER TABLE ADD COLUMN / ADD PRIMARY KEY take ACCESS EXCLUSIVE: they
+ * wait for a reader's transaction end, and a reader waits for theirs. */
+static void phase_alter_waits(PGconn *a, PGconn *b)
+{
+    ok(a, "CREATE TABLE al (x int)");
+    ok(a, "INSERT INTO al VALUES (1), (2)");
+    waits_then(a, b, "SELECT count(*) FROM al", "ALTER TABLE al ADD COLUMN y int DEFAULT 7", "COMMIT", "",
+               NULL);
+    waits_then(a, b, "ALTER TABLE al ADD PRIMARY KEY (x)", "SELECT count(*) FROM al", "COMMIT", "", NULL);
+    waits_then(a, b, "SELECT sum(y) FROM al", "ALTER TABLE al ADD PRIMARY KEY (x)", "COMMIT", "42P16",
+               "multiple primary keys for table \"al\" are not allowed");
+    CHECK_STR(value(a, "SELECT sum(x + y) FROM al"), "17");
+    waits_then(a, b, "DROP TABLE al", "ALTER TABLE al ADD COLUMN z int", "COMMIT", "42P01",
+               "relation \"al\" does not exist");
+}
+
 /* pg_roles reads with the transaction's snapshot (PostgreSQL's catalog
  * scans): under REPEATABLE READ a role created or dropped by another
  * session after the snapshot keeps its old state; READ COMMITTED sees it
@@ -383,6 +399,7 @@ int main(void)
     phase_sequences(a, b);
     phase_roles_snapshot(a, b);
     phase_drop_after_wait(a, b);
+    phase_alter_waits(a, b);
     PQfinish(c);
     PQfinish(b);
     PQfinish(a);
