@@ -373,6 +373,20 @@ StrRef numeric_from_int64(int64_t val, MemArena *arena)
     return num_pack(&v, arena);
 }
 
+/* The base-NBASE digits of u, least significant first, into tmp (room for
+ * 10); returns how many. 128-bit divisions only while u needs them. */
+static int base_digits(uint128_t u, NumDigit *tmp)
+{
+    int n = 0;
+    while (u > UINT64_MAX) {
+        tmp[n++] = (NumDigit)(u % NBASE);
+        u /= NBASE;
+    }
+    for (uint64_t w = (uint64_t)u; w; w /= NBASE)
+        tmp[n++] = (NumDigit)(w % NBASE);
+    return n;
+}
+
 /* val * 10^-dscale, built in base NBASE directly: the fraction's digits are
  * padded to a multiple of DEC_DIGITS (val * 10^pad) so that groups of four
  * decimal digits line up with the point. Aggregates finish millions of
@@ -414,11 +428,7 @@ StrRef numeric_from_int128(int128_t val, int dscale, MemArena *arena)
         return num_pack(&v, arena);
     }
     NumDigit tmp[12];   /* 2^128 < 10^39: at most 10 groups */
-    int n = 0;
-    while (u) {
-        tmp[n++] = (NumDigit)(u % NBASE);
-        u /= NBASE;
-    }
+    int n = base_digits(u, tmp);
     NumVar v;
     numvar__alloc(&v, n, arena);
     for (int i = 0; i < n; i++)
@@ -618,15 +628,27 @@ StrRef numeric_div_int64(StrRef sum, int64_t count, MemArena *arena)
 /* Weight and first digit of integer u in base NBASE (0: weight 0, digit 0). */
 static void int_base_digits(uint128_t u, int *weight, NumDigit *first)
 {
-    int w = -1;
-    NumDigit d = 0;
-    while (u) {
-        d = (NumDigit)(u % NBASE);
-        u /= NBASE;
-        w++;
-    }
-    *weight = w < 0 ? 0 : w;
-    *first = d;
+    NumDigit tmp[12];
+    int n = base_digits(u, tmp);
+    *weight = n > 0 ? n - 1 : 0;
+    *first = n > 0 ? tmp[n - 1] : 0;
+}
+
+/* t / c with its remainder, c > 0: on x86-64 two 64-bit divides (the
+ * second a 128/64 `divq`, its quotient fits because the high part's
+ * remainder is below c) instead of the generic 128-bit __udivmodti4. */
+static inline uint128_t div128_by64(uint128_t t, uint64_t c, uint64_t *rem)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    uint64_t hi = (uint64_t)(t >> 64), lo = (uint64_t)t;
+    uint64_t qhi = hi / c, r = hi % c, qlo;
+    __asm__("divq %4" : "=a"(qlo), "=d"(r) : "a"(lo), "d"(r), "rm"(c));
+    *rem = r;
+    return ((uint128_t)qhi << 64) | qlo;
+#else
+    *rem = (uint64_t)(t % c);
+    return t / c;
+#endif
 }
 
 StrRef numeric_avg_int128(int128_t sum, int64_t count, MemArena *arena)
@@ -652,7 +674,8 @@ StrRef numeric_avg_int128(int128_t sum, int64_t count, MemArena *arena)
             return numeric_div_int64(numeric_from_int128(sum, 0, arena), count, arena);
         t *= 10;
     }
-    uint128_t q = t / (uint64_t)count, r = t % (uint64_t)count;
+    uint64_t r;
+    uint128_t q = div128_by64(t, (uint64_t)count, &r);
     if (r >= (uint64_t)count - r)   /* r / count >= 1/2 */
         q++;
     if (q >> 127)   /* does not fit int128 */
