@@ -33,32 +33,7 @@
 #include "planner/plan.h"
 #include "planner/planner.h"
 #include "storage/storage.h"
-
-#define RUNS 5
-
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-    qsort(v, RUNS, sizeof *v, cmp_double);
-    return v[RUNS / 2];
-}
-
-static inline int64_t value_at(uint64_t i)
-{
-    return (int64_t)((i * UINT64_C(2654435761)) % UINT64_C(1000000));
-}
+#include "executor/bench/bench_common.h"
 
 /* ---------- the reference: one array, AVX2 loops ---------- */
 
