@@ -65,13 +65,18 @@ static int64_t typio_parse_int(const char *s, size_t len, int64_t min, int64_t m
     limit = neg ? (uint64_t)0 - (uint64_t)min : (uint64_t)max;
     if (i >= len || s[i] < '0' || s[i] > '9')
         goto invalid;
+    /* 18 digits never overflow the accumulator: the per-digit check (a
+     * multiply-high each) only from the 19th on, the range once at the end
+     * (COPY parses millions of these). */
+    size_t first = i;
     for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
         uint64_t d = (uint64_t)(s[i] - '0');
-        if (acc > (limit - d) / 10)
-            err_raise(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-                      "value \"%.*s\" is out of range for type %s", (int)len, s, type_name);
+        if (i - first >= 18 && acc > (limit - d) / 10)
+            goto out_of_range;
         acc = acc * 10 + d;
     }
+    if (acc > limit)
+        goto out_of_range;
     while (i < len && typio_isspace(s[i]))
         i++;
     if (i != len)
@@ -80,6 +85,11 @@ static int64_t typio_parse_int(const char *s, size_t len, int64_t min, int64_t m
 invalid:
     err_raise(ERRCODE_INVALID_TEXT_REPRESENTATION, "invalid input syntax for type %s: \"%.*s\"",
               type_name, (int)len, s);
+out_of_range:
+    /* as PostgreSQL's pg_strtoint*: an overflowing digit string is 22003
+     * even when junk follows it ("99999x" for smallint) */
+    err_raise(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value \"%.*s\" is out of range for type %s", (int)len, s,
+              type_name);
 }
 
 int16_t typio_parse_int16(const char *s, size_t len)
