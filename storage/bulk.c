@@ -245,13 +245,7 @@ static void write_rows(StoreTable *t, RunWriter *w, uint64_t from, uint64_t to, 
 static void writer_open(StoreBulk *bk, MemArena *a)
 {
     StoreTable *t = bk->t;
-    int nc = t->ncols;
-    SqlType *types = MEM_NEW_ARRAY(a, SqlType, nc + 1);
-    for (int k = 0; k < nc; k++)
-        types[k] = t->cols[k].type;
-    types[nc] = SQLTYPE(TYPE_INT8);
-    int key = nc;
-    RunSchema schema = {.ncols = nc + 1, .types = types, .nkeys = 1, .key_cols = &key};
+    RunSchema schema = store__table_run_schema(t, t->ncols, a);
     /* A bulk load is written once and read for long (the analytic case):
      * ZSTD level 1 makes the run about a quarter smaller than LZ4 (1M
      * ClickBench rows: 243 → 178 MB) at a compression speed the COPY's

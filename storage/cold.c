@@ -446,6 +446,17 @@ static void run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t 
     store__run_release(t, r1);
 }
 
+struct RunSchema store__table_run_schema(const StoreTable *t, int ncols, MemArena *arena)
+{
+    SqlType *types = MEM_NEW_ARRAY(arena, SqlType, ncols + 1);
+    for (int k = 0; k < ncols; k++)
+        types[k] = t->cols[k].type;
+    types[ncols] = SQLTYPE(TYPE_INT8);
+    int *key = MEM_NEW(arena, int);
+    *key = ncols;
+    return (RunSchema){.ncols = ncols + 1, .types = types, .nkeys = 1, .key_cols = key};
+}
+
 void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
                         uint64_t rows, int ncols)
 {

@@ -825,12 +825,7 @@ static void ckpt_write_run(Ckpt *c, const CkptTable *ct, MemArena *a, StoreRunRe
 {
     StoreTable *t = ct->t;
     int nc = ct->ncols;
-    SqlType *types = MEM_NEW_ARRAY(a, SqlType, nc + 1);
-    for (int k = 0; k < nc; k++)
-        types[k] = t->cols[k].type;
-    types[nc] = SQLTYPE(TYPE_INT8);
-    int key = nc;
-    RunSchema schema = {.ncols = nc + 1, .types = types, .nkeys = 1, .key_cols = &key};
+    RunSchema schema = store__table_run_schema(t, nc, a);
     char path[4200];
     snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
              (unsigned long long)c->gen, t->oid);

@@ -691,6 +691,10 @@ void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t 
 /* The same for a bulk load's run (bulk.c), which may start below the end
  * of t's runs (at a group boundary): runs it leaves out are closed by their
  * last reader but not removed (the current checkpoint may name them). */
+/* The layout of a table's run files (checkpoints and bulk loads alike):
+ * columns [0, ncols) of t, then the row number (int8) as the only key.
+ * Arrays in arena. */
+struct RunSchema store__table_run_schema(const StoreTable *t, int ncols, MemArena *arena);
 void store__run_install_bulk(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
                              uint64_t rows, int ncols);
 /* Recovery: free the non-key data of groups inside [from, to) at once. */

@@ -150,35 +150,6 @@ static double run_sql(ExecSession *s, GucSet *guc, const char *sql, Answer *ans)
     return t;
 }
 
-static StoreTable *load_table(uint64_t rows, int64_t **copy)
-{
-    StoreColumnDef col = {.name = "x", .type = SQLTYPE(TYPE_INT8)};
-    StoreTable *t = store_table_create("public", "bench", 1, &col, 0, NULL);
-    int64_t *arr = malloc(rows * sizeof *arr);
-    if (!arr) {
-        fprintf(stderr, "bench_agg: out of memory for %" PRIu64 " rows\n", rows);
-        exit(1);
-    }
-    MemArena *a = mem_arena_create("bench load");
-    SqlType i8 = SQLTYPE(TYPE_INT8);
-    Batch *b = batch_create(a, 1, &i8);
-    StoreTxn *txn = store_txn_begin();
-    for (uint64_t pos = 0; pos < rows; pos += VEC_CAPACITY) {
-        uint32_t n = rows - pos < VEC_CAPACITY ? (uint32_t)(rows - pos) : VEC_CAPACITY;
-        int64_t *d = b->cols[0].data;
-        for (uint32_t i = 0; i < n; i++)
-            arr[pos + i] = d[i] = value_at(pos + i);
-        b->cols[0].validity = NULL;
-        b->count = n;
-        b->sel = NULL;
-        store_table_append(t, txn, b);
-    }
-    store_txn_commit(txn);
-    mem_arena_destroy(a);
-    *copy = arr;
-    return t;
-}
-
 typedef struct Case {
     const char *sql;
     const char *label;
@@ -217,9 +188,13 @@ int main(int argc, char **argv)
     }
     store_open(dir);
     store_set_checkpoint_wal_bytes(0);   /* the table stays in memory: no automatic checkpoint */
+    int64_t *arr = malloc(rows * sizeof *arr);
+    if (!arr) {
+        fprintf(stderr, "bench_agg: out of memory for %" PRIu64 " rows\n", rows);
+        return 1;
+    }
     double t0 = now_sec();
-    int64_t *arr;
-    load_table(rows, &arr);
+    bench_load_table(rows, arr);
     printf("loaded %" PRIu64 " rows through storage in %.2f s (in memory, no checkpoint)\n", rows,
            now_sec() - t0);
     GucSet *guc = guc_session_create();

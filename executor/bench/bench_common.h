@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#include "common/arena.h"
+#include "common/vector.h"
+#include "storage/storage.h"
 
 #define RUNS 5
 
@@ -36,6 +39,35 @@ static inline double median(double *v)
 static inline int64_t value_at(uint64_t i)
 {
     return (int64_t)((i * UINT64_C(2654435761)) % UINT64_C(1000000));
+}
+
+/* Table public.bench (x bigint) with value_at(0 .. rows - 1), appended
+ * through storage in one transaction; copy, when not NULL, receives the
+ * same values (the reference loops' array). */
+static inline StoreTable *bench_load_table(uint64_t rows, int64_t *copy)
+{
+    StoreColumnDef col = {.name = "x", .type = SQLTYPE(TYPE_INT8)};
+    StoreTable *t = store_table_create("public", "bench", 1, &col, 0, NULL);
+    MemArena *a = mem_arena_create("bench load");
+    SqlType i8 = SQLTYPE(TYPE_INT8);
+    Batch *b = batch_create(a, 1, &i8);
+    StoreTxn *txn = store_txn_begin();
+    for (uint64_t pos = 0; pos < rows; pos += VEC_CAPACITY) {
+        uint32_t n = rows - pos < VEC_CAPACITY ? (uint32_t)(rows - pos) : VEC_CAPACITY;
+        int64_t *d = b->cols[0].data;
+        for (uint32_t i = 0; i < n; i++)
+            d[i] = value_at(pos + i);
+        if (copy)
+            for (uint32_t i = 0; i < n; i++)
+                copy[pos + i] = d[i];
+        b->cols[0].validity = NULL;
+        b->count = n;
+        b->sel = NULL;
+        store_table_append(t, txn, b);
+    }
+    store_txn_commit(txn);
+    mem_arena_destroy(a);
+    return t;
 }
 
 #endif

@@ -104,29 +104,6 @@ static void on_batch(void *ctx, const Batch *b)
     strbuf_free(&sb);
 }
 
-static StoreTable *load_table(uint64_t rows)
-{
-    StoreColumnDef col = {.name = "x", .type = SQLTYPE(TYPE_INT8)};
-    StoreTable *t = store_table_create("public", "bench", 1, &col, 0, NULL);
-    MemArena *a = mem_arena_create("bench load");
-    SqlType i8 = SQLTYPE(TYPE_INT8);
-    Batch *b = batch_create(a, 1, &i8);
-    StoreTxn *txn = store_txn_begin();
-    for (uint64_t pos = 0; pos < rows; pos += VEC_CAPACITY) {
-        uint32_t n = rows - pos < VEC_CAPACITY ? (uint32_t)(rows - pos) : VEC_CAPACITY;
-        int64_t *d = b->cols[0].data;
-        for (uint32_t i = 0; i < n; i++)
-            d[i] = value_at(pos + i);
-        b->cols[0].validity = NULL;
-        b->count = n;
-        b->sel = NULL;
-        store_table_append(t, txn, b);
-    }
-    store_txn_commit(txn);
-    mem_arena_destroy(a);
-    return t;
-}
-
 /* The reference: the same values in one array, summed by a plain loop. */
 static int128_t plain_sum(const int64_t *restrict x, uint64_t n, int64_t k)
 {
@@ -165,7 +142,7 @@ int main(int argc, char **argv)
     }
     store_open(dir);
     double t0 = now_sec();
-    StoreTable *t = load_table(rows);
+    StoreTable *t = bench_load_table(rows, NULL);
     printf("loaded %" PRIu64 " rows through storage in %.2f s\n", rows, now_sec() - t0);
 
     ExecSession *s = exec_session_create("postgres", "postgres", NULL);
