@@ -147,6 +147,22 @@ int32_t date_from_timestamp(int64_t ts)
     return (int32_t)d;
 }
 
+void datetime_thread_state_save(DateTimeThreadState *st)
+{
+    st->zone = tz_session_zone();
+    st->order = (int)dt_order;
+    st->interval_style = (int)dt_interval_style;
+    st->xact_time = dt_xact_time;
+}
+
+void datetime_thread_state_restore(const DateTimeThreadState *st)
+{
+    tz_set_session_zone_ptr(st->zone);
+    dt_order = (DateOrder)st->order;
+    dt_interval_style = (IntervalStyle)st->interval_style;
+    dt_xact_time = st->xact_time;
+}
+
 void datetime_set_xact_time(int64_t ts)
 {
     dt_xact_time = ts;

@@ -91,5 +91,15 @@ IntervalStyle datetime_interval_style(void);
 /* Pin timestamp_now() for this thread (the protocol layer sets the transaction's
  * start time; 0 = read the clock on every call). Times are UTC (TimeZone). */
 void datetime_set_xact_time(int64_t ts);
+/* The calling thread's date/time settings (time zone, DateStyle order,
+ * IntervalStyle, transaction time), so a parallel worker thread can take
+ * its session's: save on the session's thread, restore on the worker's. */
+typedef struct DateTimeThreadState {
+    const void *zone;         /* const TzZone * */
+    int order, interval_style;
+    int64_t xact_time;
+} DateTimeThreadState;
+void datetime_thread_state_save(DateTimeThreadState *st);
+void datetime_thread_state_restore(const DateTimeThreadState *st);
 
 #endif

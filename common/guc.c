@@ -92,6 +92,7 @@ static const GucDef guc_defs[] = {
     I("max_connections", GUC_CHG_RESTART, "100", 1, 262143, GUC_UNIT_NONE, "Sets the maximum number of concurrent connections."),
     I("max_identifier_length", GUC_CHG_INTERNAL, "63", 63, 63, GUC_UNIT_NONE, "Shows the maximum identifier length."),
     I("max_index_keys", GUC_CHG_INTERNAL, "32", 32, 32, GUC_UNIT_NONE, "Shows the maximum number of index keys."),
+    I("max_parallel_workers_per_gather", GUC_CHG_USER, "2", 0, 1024, GUC_UNIT_NONE, "Sets the maximum number of parallel processes per executor node."),
     E("password_encryption", GUC_CHG_USER, "scram-sha-256", "md5,scram-sha-256", "Chooses the algorithm for encrypting passwords."),
     I("port", GUC_CHG_RESTART, "5432", 1, 65535, GUC_UNIT_NONE, "Sets the TCP port the server listens on."),
     S("search_path", GUC_CHG_USER, "\"$user\", public", false, NULL, "Sets the schema search order for names that are not schema-qualified."),

@@ -507,6 +507,11 @@ const TzZone *tz_session_zone(void)
     return tz_session;
 }
 
+void tz_set_session_zone_ptr(const TzZone *z)
+{
+    tz_session = z;
+}
+
 bool tz_set_session_zone(const char *name)
 {
     const TzZone *z = tz_load(name);

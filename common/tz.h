@@ -39,5 +39,7 @@ int32_t tz_offset_for_local(const TzZone *z, int64_t local_secs);
 const TzZone *tz_session_zone(void);
 /* Set this thread's session zone by name; false (and no change) when unknown. */
 bool tz_set_session_zone(const char *name);
+/* The same by the zone itself (a parallel worker takes its session's). */
+void tz_set_session_zone_ptr(const TzZone *z);
 
 #endif

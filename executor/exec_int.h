@@ -242,6 +242,9 @@ void exec__gt_init_sized(ExecGroupTable *gt, MemArena *arena, int nkeys, const S
  * the row that created group ngroups_before + j). */
 uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t *sel, uint32_t n,
                          uint32_t *group_of);
+/* Room for n more groups at once (a merge of n worker groups grows the
+ * table once instead of doubling its way there). */
+void exec__gt_reserve(ExecGroupTable *gt, uint32_t n);
 
 /* ---------- aggregate states (op_agg.c), shared with windows ---------- */
 
@@ -308,6 +311,7 @@ struct ExecPipeline {
     int stop_level;             /* index of the operator that set stop, -1 */
     int flush_level;            /* operator being flushed after the source ended, -1 = none */
     bool finished;
+    bool par_checked;           /* exec__parallel_run was asked (at the first run) */
 };
 
 /* Operator constructors (op_*.c). */
@@ -350,6 +354,28 @@ void exec__sort_set_topn(ExecOp *op, int64_t topn);
 typedef void (*ExecSummaryFold)(void *ctx, uint32_t rows, const StoreColSummary *sums);
 bool exec__scan_set_summary(ExecOp *scan, const bool *zone_cols, ExecSummaryFold fold, void *ctx);
 void exec__agg_summary_link(ExecOp *agg, ExecOp *scan);
+
+/* Morsel-driven parallelism (parallel.c). exec__parallel_run runs pipeline
+ * p — scan → FILTER/PROJECT → PLAN_AGG or PLAN_SORT — on several threads to its end
+ * (the sink not yet finalised) and returns true; false when p does not
+ * qualify, before touching it (then it runs on one thread as usual). */
+bool exec__parallel_run(ExecPipeline *p);
+/* op_scan.c: rows a plain scan has left (0 for point lookups and summary
+ * mode: those never run in parallel); share it in morsels; a clone of it
+ * for a worker's query context. */
+uint64_t exec__scan_parallel_rows(const ExecOp *scan);
+void exec__scan_share(ExecOp *scan);
+ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *scan);
+/* op_agg.c: whether n's aggregates merge exactly across threads; fold the
+ * groups and states of a worker's aggregate into `into` (same plan node). */
+bool exec__agg_parallel_ok(const PlanNode *n);
+void exec__agg_merge(ExecOp *into, ExecOp *from);
+/* Groups so far, plus the (group, value) pairs of DISTINCT aggregates. */
+uint64_t exec__agg_groups(const ExecOp *agg);
+/* op_sort.c: a worker's sort (the leader's run-time top-N bound copied);
+ * feed a worker's rows (its top-N under a LIMIT) into `into`'s sink. */
+ExecOp *exec__op_sort_worker(ExecQuery *wq, const ExecOp *leader);
+void exec__sort_merge(ExecOp *into, ExecOp *from);
 /* filter_kernels.c: a filter that is one `column op constant` over int2/4/8
  * (any mix), or date/time/timestamp[tz] against the same type, or text /
  * varchar `= ''` / `<> ''` (phys PHYS_STR), evaluated straight into a

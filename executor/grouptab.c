@@ -110,6 +110,11 @@ static void gt_reserve(ExecGroupTable *gt, uint32_t n)
                                 (size_t)gt->keys[0].cap * sizeof(uint64_t));
 }
 
+void exec__gt_reserve(ExecGroupTable *gt, uint32_t n)
+{
+    gt_reserve(gt, n);
+}
+
 uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t *sel, uint32_t n,
                          uint32_t *group_of)
 {

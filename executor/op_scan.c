@@ -288,12 +288,12 @@ static Value *lookup_key(ExecQuery *q, const PlanNode *n, const StoreZoneFilter 
     return key;
 }
 
-ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
+/* A scan operator with its filter compiled; zf gets the zone conjuncts. */
+static ExecOp *scan_op_new(ExecQuery *q, const PlanNode *n, StoreZoneFilter *zf, int *nfp)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(ScanState));
     ScanState *st = op->state;
     st->batch = exec__batch_new(q, n->ncols, n->col_types);
-    StoreZoneFilter zf[SCAN_MAX_ZONE];
     int nf = 0;
     if (n->scan_filter) {
         st->scratch = exec__scratch_create(q);
@@ -316,10 +316,46 @@ ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
     }
     st->node = n;
     st->txn = q->txn;
+    op->next = scan_next;
+    op->close = scan_close;
+    *nfp = nf;
+    return op;
+}
+
+ExecOp *exec__op_scan(ExecQuery *q, const PlanNode *n)
+{
+    StoreZoneFilter zf[SCAN_MAX_ZONE];
+    int nf;
+    ExecOp *op = scan_op_new(q, n, zf, &nf);
+    ScanState *st = op->state;
     st->key = nf ? lookup_key(q, n, zf, nf) : NULL;
     if (!st->key)
         st->scan = store_scan_begin(n->table, q->txn, n->ncols, n->scan_cols, nf, nf ? zf : NULL, q->arena);
-    op->next = scan_next;
-    op->close = scan_close;
+    return op;
+}
+
+/* ---------- parallel scans (parallel.c) ---------- */
+
+uint64_t exec__scan_parallel_rows(const ExecOp *op)
+{
+    const ScanState *st = op->state;
+    if (st->scan == NULL || st->fold != NULL || st->key != NULL)
+        return 0;
+    return store_scan_rows_left(st->scan);
+}
+
+void exec__scan_share(ExecOp *op)
+{
+    ScanState *st = op->state;
+    store_scan_share(st->scan, op->q->arena);
+}
+
+ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *orig)
+{
+    StoreZoneFilter zf[SCAN_MAX_ZONE];
+    int nf;
+    ExecOp *op = scan_op_new(wq, orig->node, zf, &nf);
+    ScanState *st = op->state;
+    st->scan = store_scan_clone(((const ScanState *)orig->state)->scan, wq->arena);
     return op;
 }

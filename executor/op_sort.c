@@ -522,3 +522,35 @@ uint32_t *exec__sort_columns(ExecColumn *cols, int ncols, const SortKey *keys, i
     sort_perm(&st, arena);
     return st.perm;
 }
+
+/* ---------- parallel pipelines (parallel.c) ---------- */
+
+ExecOp *exec__op_sort_worker(ExecQuery *wq, const ExecOp *leader)
+{
+    ExecOp *op = exec__op_sort(wq, leader->node);
+    ((SortState *)op->state)->topn = ((const SortState *)leader->state)->topn;   /* set at run time by LIMIT */
+    return op;
+}
+
+/* The worker's rows — under a LIMIT only its best offset + limit — go
+ * through our sink like any input batch (top-N pruning included); their
+ * strings are copied into our stores before the worker's arena goes. */
+void exec__sort_merge(ExecOp *into, ExecOp *from)
+{
+    SortState *w = from->state;
+    if (w->nrows == 0)
+        return;
+    sort_perm(w, from->q->arena);
+    const PlanNode *n = from->node;
+    const PlanNode *in = n->nlate > 0 ? n->left : n;
+    Batch *b = exec__batch_new(from->q, in->ncols, in->col_types);
+    for (uint32_t pos = 0; pos < w->nrows; pos += VEC_CAPACITY) {
+        err_check_interrupts();
+        uint32_t k = w->nrows - pos < VEC_CAPACITY ? w->nrows - pos : VEC_CAPACITY;
+        for (int c = 0; c < w->ncols; c++)
+            exec__col_gather(&w->cols[c], w->perm + pos, k, &b->cols[c]);
+        b->count = k;
+        b->sel = NULL;
+        sort_sink(into, b);
+    }
+}

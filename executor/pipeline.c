@@ -297,6 +297,13 @@ static bool pipe_input(ExecPipeline *p, Batch **b, int *level)
  * suspend (false). */
 static bool pipe_run(ExecPipeline *p, ExecEmitFn emit, void *ctx)
 {
+    if (!p->par_checked) {
+        p->par_checked = true;
+        if (!p->finished && exec__parallel_run(p)) {   /* ran to its end on several threads */
+            pipe_finish(p);
+            return true;
+        }
+    }
     while (!p->finished) {
         err_check_interrupts();
         int start = -1;

@@ -166,6 +166,16 @@ StoreRunRef *store__run_acquire(StoreTable *t)
     return r;
 }
 
+StoreRunRef *store__run_ref_dup(StoreRunRef *r)
+{
+    if (!r)
+        return NULL;
+    store__lock();
+    r->refs++;
+    store__unlock();
+    return r;
+}
+
 void store__run_release(StoreTable *t, StoreRunRef *r)
 {
     (void)t;

@@ -29,6 +29,19 @@
 #include <string.h>
 #include "common/error.h"
 
+/* The scan's own buffers: gathered rows, vectors, validity copies. */
+static void scan_buffers(StoreScan *s, MemArena *arena)
+{
+    int ncols = s->ncols;
+    s->gather = MEM_NEW_ARRAY(arena, void *, ncols ? ncols : 1);
+    for (int i = 0; i < ncols; i++) {
+        size_t width = s->cols[i] == STORE_COL_ROWID ? sizeof(int64_t) : s->table->width[s->cols[i]];
+        s->gather[i] = mem_alloc(arena, width * STORE_GROUP_ROWS);
+    }
+    s->vecs = MEM_NEW_ARRAY(arena, Vector, ncols ? ncols : 1);
+    s->validity_copy = mem_alloc(arena, sizeof(uint64_t) * VEC_VALIDITY_WORDS * (size_t)(ncols ? ncols : 1));
+}
+
 StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *cols,
                             int nfilters, const StoreZoneFilter *filters, MemArena *arena)
 {
@@ -39,15 +52,13 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
     s->ncols = ncols;
     s->rowid_col = -1;
     s->cols = MEM_NEW_ARRAY(arena, int, ncols ? ncols : 1);
-    s->gather = MEM_NEW_ARRAY(arena, void *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) {
         ERR_ASSERT(cols[i] == STORE_COL_ROWID || (cols[i] >= 0 && cols[i] < t->ncols));
         s->cols[i] = cols[i];
         if (cols[i] == STORE_COL_ROWID)
             s->rowid_col = i;
-        size_t width = cols[i] == STORE_COL_ROWID ? sizeof(int64_t) : t->width[cols[i]];
-        s->gather[i] = mem_alloc(arena, width * STORE_GROUP_ROWS);
     }
+    scan_buffers(s, arena);
     s->nfilters = 0;
     s->filters = MEM_NEW_ARRAY(arena, StoreZoneFilter, nfilters ? nfilters : 1);
     for (int i = 0; i < nfilters; i++) {
@@ -55,8 +66,6 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
         if (cols[filters[i].column] != STORE_COL_ROWID)
             s->filters[s->nfilters++] = filters[i];
     }
-    s->vecs = MEM_NEW_ARRAY(arena, Vector, ncols ? ncols : 1);
-    s->validity_copy = mem_alloc(arena, sizeof(uint64_t) * VEC_VALIDITY_WORDS * (size_t)(ncols ? ncols : 1));
 
     /* Register before reading the counts: DROP TABLE then waits for us. */
     store__txn_scan_register(txn, t);
@@ -277,6 +286,55 @@ static inline void prefetch_next(const StoreScan *s, uint64_t gend, uint64_t end
     }
 }
 
+static inline uint64_t scan_end(const StoreScan *s)
+{
+    return s->own_to > s->own_from ? s->own_to : s->visible;
+}
+
+/* The next morsel of a shared scan into [next_row, range_end); false when
+ * every morsel was handed out. Morsels start at multiples of
+ * STORE_MORSEL_ROWS, so a row group never spans two of them. */
+static bool morsel_take(StoreScan *s)
+{
+    StoreMorsels *m = s->morsels;
+    uint64_t start = atomic_fetch_add_explicit(&m->next, STORE_MORSEL_ROWS, memory_order_relaxed);
+    if (start >= m->end)
+        return false;
+    s->next_row = start;
+    s->range_end = start + STORE_MORSEL_ROWS < m->end ? start + STORE_MORSEL_ROWS : m->end;
+    return true;
+}
+
+void store_scan_share(StoreScan *s, MemArena *arena)
+{
+    ERR_ASSERT(s->morsels == NULL && s->next_row == 0 && !s->clone);
+    StoreMorsels *m = MEM_NEW(arena, StoreMorsels);
+    atomic_store_explicit(&m->next, 0, memory_order_relaxed);
+    m->end = scan_end(s);
+    s->morsels = m;
+    s->range_end = 0;
+}
+
+StoreScan *store_scan_clone(const StoreScan *orig, MemArena *arena)
+{
+    ERR_ASSERT(orig->morsels != NULL);
+    StoreScan *s = MEM_NEW(arena, StoreScan);
+    *s = *orig;
+    s->clone = true;
+    s->groups_skipped = 0;
+    s->next_row = s->range_end = 0;
+    s->cold = (StoreColdCache){.group = UINT32_MAX};
+    scan_buffers(s, arena);
+    s->ref = store__run_ref_dup(orig->ref);
+    return s;
+}
+
+uint64_t store_scan_rows_left(const StoreScan *s)
+{
+    uint64_t end = scan_end(s);
+    return s->ended || s->next_row >= end ? 0 : end - s->next_row;
+}
+
 bool store_scan_next(StoreScan *s, Batch *out)
 {
     if (s->ended)
@@ -289,8 +347,10 @@ bool store_scan_next(StoreScan *s, Batch *out)
         out->ncols = s->ncols;
     }
     ERR_ASSERT(out->ncols == s->ncols);
-    uint64_t end = s->own_to > s->own_from ? s->own_to : s->visible;
-    while (s->next_row < end) {
+    uint64_t end = scan_end(s);
+    for (;;) {
+        if (s->next_row >= (s->morsels ? s->range_end : end) && !(s->morsels && morsel_take(s)))
+            break;
         uint64_t start = s->next_row - s->next_row % STORE_GROUP_ROWS;
         uint64_t gend = start + STORE_GROUP_ROWS < end ? start + STORE_GROUP_ROWS : end;
         s->next_row = gend;
@@ -335,7 +395,8 @@ void store_scan_end(StoreScan *s)
     store__cold_cache_free(&s->cold);
     store__run_release(s->table, s->ref);
     s->ref = NULL;
-    store__txn_scan_unregister(s->txn, s->txn_gen, s->table);
+    if (!s->clone)
+        store__txn_scan_unregister(s->txn, s->txn_gen, s->table);
 }
 
 uint64_t store_scan_groups_skipped(const StoreScan *s)

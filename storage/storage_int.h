@@ -365,7 +365,20 @@ struct StoreScan {
     uint64_t *gather_validity;
     StoreRunRef *ref;      /* the run cold chunks are read from (cold.c) */
     StoreColdCache cold;
+    /* Parallel scans (store_scan_share / store_scan_clone): row ranges of
+     * STORE_MORSEL_ROWS taken from a counter every sharer increments. */
+    struct StoreMorsels *morsels;  /* NULL = the scan reads [next_row, end) alone */
+    uint64_t range_end;    /* end of the morsel being read */
+    bool clone;            /* made by store_scan_clone: not registered with the txn */
 };
+
+/* Rows per morsel of a parallel scan: one cold run group (cold.c decodes a
+ * column's 64K rows at a time), so no two threads decode the same group. */
+#define STORE_MORSEL_ROWS (64u * 1024)
+typedef struct StoreMorsels {
+    _Atomic uint64_t next; /* start of the next morsel to hand out */
+    uint64_t end;          /* the scan's end row */
+} StoreMorsels;
 
 /* Process-wide state of the store. */
 typedef struct StoreGlobal {
@@ -672,6 +685,8 @@ void store__run_init(StoreTable *t);
 /* Take / drop a reference to t's current run (store_g.lock inside). */
 StoreRunRef *store__run_acquire(StoreTable *t);
 void store__run_release(StoreTable *t, StoreRunRef *r);
+/* Another reference to r (a parallel scan's clone reads the same run). */
+StoreRunRef *store__run_ref_dup(StoreRunRef *r);
 /* Chunk data of column col of the store group starting at row `start`:
  * the in-memory array, or values decoded from the run (through *ref,
  * upgraded to the table's current ref when it does not cover the group).
