@@ -362,16 +362,24 @@ void exec__agg_summary_link(ExecOp *agg, ExecOp *scan);
 bool exec__parallel_run(ExecPipeline *p);
 /* op_scan.c: rows a plain scan has left (0 for point lookups and summary
  * mode: those never run in parallel); share it in morsels; a clone of it
- * for a worker's query context. */
+ * for another thread's query context, taking morsels from the same
+ * counter (shared) or reading every row itself (store_scan_clone). */
 uint64_t exec__scan_parallel_rows(const ExecOp *scan);
 void exec__scan_share(ExecOp *scan);
-ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *scan);
+ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *scan, bool shared);
 /* op_agg.c: whether n's aggregates merge exactly across threads; fold the
  * groups and states of a worker's aggregate into `into` (same plan node). */
 bool exec__agg_parallel_ok(const PlanNode *n);
 void exec__agg_merge(ExecOp *into, ExecOp *from);
 /* Groups so far, plus the (group, value) pairs of DISTINCT aggregates. */
 uint64_t exec__agg_groups(const ExecOp *agg);
+/* Partitioned parallel aggregation: whether n's groups can be split by a
+ * hash of its GROUP BY keys (plain GROUP BY, no grouping sets); then agg
+ * emits the groups of parts[0..nparts) — aggregates of the same node over
+ * disjoint groups — instead of its own, and calls release(ctx) when it is
+ * closed (the parts' memory). */
+bool exec__agg_partitionable(const PlanNode *n);
+void exec__agg_set_parts(ExecOp *agg, ExecOp **parts, int nparts, void (*release)(void *ctx), void *ctx);
 /* op_sort.c: a worker's sort (the leader's run-time top-N bound copied);
  * feed a worker's rows (its top-N under a LIMIT) into `into`'s sink. */
 ExecOp *exec__op_sort_worker(ExecQuery *wq, const ExecOp *leader);

@@ -103,6 +103,12 @@ typedef struct AggState {
     uint32_t ngroups_out, pos;
     Batch *out;
     MemArena *out_scratch;
+    /* partitioned parallel aggregation (exec__agg_set_parts): the groups
+     * are the parts' (disjoint), emitted one part after the other */
+    ExecOp **parts;
+    int nparts, cur_part;
+    void (*release)(void *ctx);
+    void *release_ctx;
 } AggState;
 
 /* ---------- state arrays ---------- */
@@ -841,6 +847,12 @@ void exec__agg_slot_result(AggSlot *s, uint32_t g, Vector *out, uint32_t row, Me
 static void agg_finalize(ExecOp *op)
 {
     AggState *st = op->state;
+    if (st->parts) {
+        for (int i = 0; i < st->nparts; i++)
+            st->parts[i]->finalize(st->parts[i]);
+        st->cur_part = 0;
+        return;
+    }
     for (int a = 0; a < st->naggs; a++)
         exec__agg_slot_finish(&st->aggs[a], op->q->arena);
     for (int a = 0; a < st->naggs; a++) {
@@ -860,6 +872,11 @@ static void agg_finalize(ExecOp *op)
 static bool agg_next(ExecOp *op, Batch **out)
 {
     AggState *st = op->state;
+    for (; st->parts && st->cur_part < st->nparts; st->cur_part++)
+        if (st->parts[st->cur_part]->next(st->parts[st->cur_part], out))
+            return true;
+    if (st->parts)
+        return false;
     if (st->pos >= st->ngroups_out)
         return false;
     err_check_interrupts();
@@ -1070,6 +1087,16 @@ static void gsets_init(ExecQuery *q, AggState *st, const PlanNode *n, SqlType *t
     }
 }
 
+static void agg_close(ExecOp *op)
+{
+    AggState *st = op->state;
+    if (st->release) {
+        void (*fn)(void *) = st->release;
+        st->release = NULL;
+        fn(st->release_ctx);
+    }
+}
+
 ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
 {
     ExecOp *op = exec__op_new(q, n, sizeof(AggState));
@@ -1103,6 +1130,7 @@ ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
     op->sink = agg_sink;
     op->finalize = agg_finalize;
     op->next = agg_next;
+    op->close = agg_close;
     return op;
 }
 
@@ -1370,4 +1398,19 @@ uint64_t exec__agg_groups(const ExecOp *op)
         if (st->aggs[a].dset)
             n += st->aggs[a].dset->ngroups;
     return n;
+}
+
+bool exec__agg_partitionable(const PlanNode *n)
+{
+    return n->ngroups > 0 && n->ngsets == 0;
+}
+
+void exec__agg_set_parts(ExecOp *op, ExecOp **parts, int nparts, void (*release)(void *ctx), void *ctx)
+{
+    AggState *st = op->state;
+    st->parts = parts;
+    st->nparts = nparts;
+    st->cur_part = 0;
+    st->release = release;
+    st->release_ctx = ctx;
 }

@@ -350,12 +350,12 @@ void exec__scan_share(ExecOp *op)
     store_scan_share(st->scan, op->q->arena);
 }
 
-ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *orig)
+ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *orig, bool shared)
 {
     StoreZoneFilter zf[SCAN_MAX_ZONE];
     int nf;
     ExecOp *op = scan_op_new(wq, orig->node, zf, &nf);
     ScanState *st = op->state;
-    st->scan = store_scan_clone(((const ScanState *)orig->state)->scan, wq->arena);
+    st->scan = store_scan_clone(((const ScanState *)orig->state)->scan, wq->arena, shared);
     return op;
 }

@@ -315,11 +315,13 @@ void store_scan_share(StoreScan *s, MemArena *arena)
     s->range_end = 0;
 }
 
-StoreScan *store_scan_clone(const StoreScan *orig, MemArena *arena)
+StoreScan *store_scan_clone(const StoreScan *orig, MemArena *arena, bool shared)
 {
-    ERR_ASSERT(orig->morsels != NULL);
+    ERR_ASSERT(!shared || orig->morsels != NULL);
     StoreScan *s = MEM_NEW(arena, StoreScan);
     *s = *orig;
+    if (!shared)
+        s->morsels = NULL;   /* every row from the first, on its own */
     s->clone = true;
     s->groups_skipped = 0;
     s->next_row = s->range_end = 0;

@@ -128,12 +128,13 @@ uint64_t store_scan_groups_skipped(const StoreScan *scan);
 /* Parallel scans (issue 7): store_scan_share, before the scan's first
  * batch, makes it hand out its rows in morsels of 64K rows taken from a
  * shared counter; store_scan_clone makes another scan of the same
- * snapshot, columns and zone filters taking morsels from the same counter,
- * to be read on another thread (each scan by one thread at a time). Each
- * row is read by exactly one of them, in no particular order across
- * scans. A clone is ended with store_scan_end before its original. */
+ * snapshot, columns and zone filters, to be read on another thread (each
+ * scan by one thread at a time): `shared`, it takes morsels from the same
+ * counter (each row is read by exactly one of the sharers, in no
+ * particular order across them); otherwise it reads every row itself from
+ * the first. A clone is ended with store_scan_end before its original. */
 void store_scan_share(StoreScan *scan, MemArena *arena);
-StoreScan *store_scan_clone(const StoreScan *scan, MemArena *arena);
+StoreScan *store_scan_clone(const StoreScan *scan, MemArena *arena, bool shared);
 /* Rows the scan has yet to consider (before zone maps and visibility). */
 uint64_t store_scan_rows_left(const StoreScan *scan);
 /* Create a role (42710 role "x" already exists); persisted like passwords. */
