@@ -26,8 +26,9 @@
  * on every sort key come out in no fixed order, as from PostgreSQL's
  * parallel sorts); expressions without
  * subqueries, outer references or volatile/stable functions; the portal's
- * top-level run (not a re-run subtree); not under EXPLAIN ANALYZE (its
- * per-node counters are not shared between threads). Threads:
+ * top-level run (not a re-run subtree). Under EXPLAIN ANALYZE each thread
+ * counts into counters of its own, added to the leader's after the join.
+ * Threads:
  * max_parallel_workers_per_gather workers (PostgreSQL's setting, default
  * 2; 0 turns this off), at most one fewer than the machine's processors
  * (but one on a one-processor machine, so every machine runs this code),
@@ -52,6 +53,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 #include "common/datetime.h"
 #include "common/error.h"
@@ -84,7 +86,8 @@ typedef struct ParWorker {
     ExecPipeline pipe;        /* clone of the pipeline: source, ops, sink */
     ParPart *part;            /* partitioned aggregation, else NULL */
     pthread_t thread;
-    bool started;
+    bool started;             /* running or not yet joined */
+    bool launched;            /* its thread ran */
     bool failed;
     ErrorData error;          /* the worker's first error */
 } ParWorker;
@@ -151,7 +154,7 @@ static bool pipe_parallel_shape(const ExecPipeline *p)
         (p->sink->node->kind != PLAN_AGG && p->sink->node->kind != PLAN_SORT))
         return false;
     const ExecQuery *q = p->source->q;
-    if (q->shared == NULL || q->shared->stats != NULL || q->shared->main != q || q->nouter > 0)
+    if (q->shared == NULL || q->shared->main != q || q->nouter > 0)
         return false;
     const PlanNode *scan = p->source->node;
     if (!expr_parallel_safe(scan->scan_filter))
@@ -210,27 +213,98 @@ static void part_filter(ParPart *pp, Batch *b)
     b->count = n;
 }
 
+/* ---------- EXPLAIN ANALYZE counters (the copy's own per thread) ---------- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static PlanNodeStats *node_stats(const ExecOp *op)
+{
+    const ExecShared *sh = op->q->shared;
+    int id = op->node->node_id;
+    return sh && sh->stats && id >= 0 && id < sh->nstats ? &sh->stats[id] : NULL;
+}
+
+/* Count an operator's output batch and the time since t0 (t0 = 0: not measuring). */
+static void account(const ExecOp *op, const Batch *out, double t0)
+{
+    PlanNodeStats *ps = t0 != 0 ? node_stats(op) : NULL;
+    if (ps == NULL)
+        return;
+    ps->time_ms += now_ms() - t0;
+    if (out && out->count > 0) {
+        ps->rows += out->count;
+        ps->batches++;
+    }
+}
+
+/* A worker's counters into the leader's; each of its operators one more loop. */
+static void stats_add(const ParWorker *w, const ExecShared *leader)
+{
+    const ExecShared *sh = w->q.shared;
+    if (leader->stats == NULL || sh == NULL || sh->stats == NULL)
+        return;
+    for (int id = 0; id < leader->nstats && id < sh->nstats; id++) {
+        leader->stats[id].rows += sh->stats[id].rows;
+        leader->stats[id].batches += sh->stats[id].batches;
+        leader->stats[id].time_ms += sh->stats[id].time_ms;
+    }
+    const ExecOp *ops[EXEC_MAX_OPS + 2] = {w->pipe.source, w->pipe.sink};
+    int n = 2;
+    for (int i = 0; i < w->pipe.nops; i++)
+        ops[n++] = w->pipe.ops[i];
+    for (int i = 0; i < n; i++) {
+        int id = ops[i] ? ops[i]->node->node_id : -1;
+        if (id >= 0 && id < leader->nstats)
+            leader->stats[id].loops++;
+    }
+}
+
 static bool pipe_drive(ExecPipeline *p, ParRun *r, uint64_t max_batches, uint64_t *sunk, ParPart *part)
 {
     Batch *b;
+    bool meas = p->source->q->shared->stats != NULL;
     for (uint64_t n = 0; n < max_batches; n++) {
+        double t0 = meas ? now_ms() : 0;
         if (atomic_load_explicit(&r->abort, memory_order_relaxed) || !p->source->next(p->source, &b))
             return true;
+        account(p->source, b, t0);
         err_check_interrupts();
         for (int i = 0; i < p->nops && b != NULL && b->count > 0; i++) {
             Batch *out = NULL;
+            t0 = meas ? now_ms() : 0;
             ExecOpResult res = p->ops[i]->execute(p->ops[i], b, &out);
+            account(p->ops[i], out, t0);
             ERR_ASSERT(res == EXEC_NEED_INPUT);
             b = out;
         }
         if (part != NULL && b != NULL && b->count > 0)
             part_filter(part, b);
         if (b != NULL && b->count > 0) {
+            t0 = meas ? now_ms() : 0;
             p->sink->sink(p->sink, b);
+            account(p->sink, NULL, t0);
             *sunk += b->count;
         }
     }
     return false;
+}
+
+/* The sink's EXPLAIN ANALYZE note: workers started and how they shared. */
+static void stats_mode(ParRun *r, const ExecOp *sink, const char *mode)
+{
+    PlanNodeStats *ps = node_stats(sink);
+    if (ps == NULL)
+        return;
+    for (int i = 0; i < r->nworkers; i++) {
+        stats_add(&r->workers[i], sink->q->shared);
+        ps->workers += r->workers[i].launched;
+    }
+    ps->parallel_mode = mode;
 }
 
 /*
@@ -296,8 +370,8 @@ static void worker_query(ParWorker *w, const ExecQuery *q)
     wq->nparams = q->nparams;
     ExecShared *sh = MEM_NEW(wq->arena, ExecShared);
     *sh = *q->shared;
-    sh->stats = NULL;     /* EXPLAIN ANALYZE never runs in parallel */
-    sh->nstats = 0;
+    if (sh->stats)        /* EXPLAIN ANALYZE: counters of its own, added up after the join */
+        sh->stats = mem_calloc(wq->arena, (size_t)sh->nstats, sizeof(PlanNodeStats));
     wq->shared = sh;
 }
 
@@ -402,7 +476,7 @@ static void workers_start(ParRun *r, ExecPipeline *p, ParPart *leader_part)
                 leader_part->mine[i + 1] = true;
             continue;   /* fewer threads: the leader takes the rest */
         }
-        w->started = true;
+        w->started = w->launched = true;
     }
 }
 
@@ -442,6 +516,7 @@ static void run_partitioned(ParRun *r, ExecPipeline *p)
     uint64_t sunk = 0;
     pipe_drive(lp, r, UINT64_MAX, &sunk, part);
     workers_join(r);
+    stats_mode(r, p->sink, "partitioned");
     pipe_close_input(lp);
     for (int i = 0; i < r->nworkers; i++)
         pipe_close_input(&r->workers[i].pipe);
@@ -472,6 +547,8 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
     workers_start(r, p, NULL);
     pipe_drive(p, r, UINT64_MAX, &sunk, NULL);
     workers_join(r);
+    stats_mode(r, p->sink, "morsels");
+    double t0 = node_stats(p->sink) ? now_ms() : 0;
     for (int i = 0; i < r->nworkers; i++) {
         if (r->workers[i].q.arena == NULL)
             continue;
@@ -480,6 +557,7 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
         else
             exec__sort_merge(p->sink, r->workers[i].pipe.sink);
     }
+    account(p->sink, NULL, t0);   /* the merge is the sink's work */
 }
 
 bool exec__parallel_run(ExecPipeline *p)

@@ -638,9 +638,12 @@ static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double
         int id = node_of[i];
         if (id >= 0) {
             const PlanNodeStats *st = &stats[id];
-            s = mem_printf(arena, "%s  (actual rows=%llu loops=%llu batches=%llu time=%.3f ms)", s,
+            s = mem_printf(arena, "%s  (actual rows=%llu loops=%llu batches=%llu time=%.3f ms%s)", s,
                            (unsigned long long)st->rows, (unsigned long long)st->loops,
-                           (unsigned long long)st->batches, st->time_ms);
+                           (unsigned long long)st->batches, st->time_ms,
+                           st->workers > 0 ? mem_printf(arena, " workers=%d %s", st->workers,
+                                                        st->parallel_mode ? st->parallel_mode : "")
+                                           : "");
         }
         out = list_append(arena, out, (void *)s);
     }

@@ -597,6 +597,12 @@ struct PlanNodeStats {
     uint64_t batches;
     uint64_t loops;
     double time_ms;
+    /* a sink whose pipeline ran on several threads (executor/parallel.c):
+     * how many workers besides the leader, and how ("morsels",
+     * "partitioned"); 0 / NULL = one thread. Counters above are summed
+     * over the threads (loops counts each thread). */
+    int workers;
+    const char *parallel_mode;
 };
 
 /* ---------- utility statements ---------- */

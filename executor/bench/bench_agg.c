@@ -11,7 +11,9 @@
  *   SELECT avg(x) FROM bench                  vs  vector int64 adds
  *
  * Prints the median of RUNS runs of each side and their ratio (the target
- * is ≤ 1.2×). Values: a multiplicative hash of the row number mod 10^6, so
+ * is ≤ 1.2×), each query once on one thread (max_parallel_workers_per_gather
+ * = 0) and once with the default setting (executor/parallel.c: the leader
+ * and at most one worker per other processor); the loop is one thread. Values: a multiplicative hash of the row number mod 10^6, so
  * about one row in 10^6 is 0 and sums fit an int64 for any N this machine
  * holds. The reference loops use int64 accumulators (exact here), the
  * engine PostgreSQL's result types (numeric for sum/avg of bigint).
@@ -26,8 +28,10 @@
 #include <time.h>
 #include <immintrin.h>
 #include "common/error.h"
+#include "common/guc.h"
 #include "common/strbuf.h"
 #include "common/typio.h"
+#include "executor/catalog.h"
 #include "executor/executor.h"
 #include "parser/parser.h"
 #include "planner/plan.h"
@@ -199,25 +203,33 @@ int main(int argc, char **argv)
            now_sec() - t0);
     GucSet *guc = guc_session_create();
     ExecSession *s = exec_session_create("postgres", "postgres", guc);
+    exec_catalog_set_session(s);   /* the settings parallel pipelines read */
     static const Case cases[] = {
         {"SELECT sum(x) FROM bench", "sum(x)"},
         {"SELECT count(*) FROM bench WHERE x <> 0", "count(*) WHERE x <> 0"},
         {"SELECT min(x), max(x) FROM bench", "min(x), max(x)"},
         {"SELECT avg(x) FROM bench", "avg(x)"},
     };
-    printf("%-24s %12s %12s %8s   %s\n", "query", "engine ms", "AVX2 ms", "ratio", "answers (engine | loop)");
-    for (int c = 0; c < 4; c++) {
+    printf("%-24s %8s %12s %12s %8s   %s\n", "query", "threads", "engine ms", "AVX2 ms", "ratio",
+           "answers (engine | loop)");
+    for (int c = 0; c < 8; c++) {
+        /* each query on one thread, then with the default
+         * max_parallel_workers_per_gather (executor/parallel.c); the
+         * reference loop runs on one thread either way */
+        const char *threads = c % 2 == 0 ? "1" : "default";
+        guc_set(guc, "max_parallel_workers_per_gather", c % 2 == 0 ? "0" : "2");
         double e[RUNS], r[RUNS];
         Answer ans = {{0}};
         char ref[128] = "";
         for (int k = 0; k < RUNS; k++) {
-            e[k] = run_sql(s, guc, cases[c].sql, &ans);
+            e[k] = run_sql(s, guc, cases[c / 2].sql, &ans);
             double t1 = now_sec();
-            ref_answer(c, arr, rows, ref, sizeof ref);
+            ref_answer(c / 2, arr, rows, ref, sizeof ref);
             r[k] = now_sec() - t1;
         }
         double me = median(e) * 1e3, mr = median(r) * 1e3;
-        printf("%-24s %12.1f %12.1f %7.2fx   %s | %s\n", cases[c].label, me, mr, me / mr, ans.text, ref);
+        printf("%-24s %8s %12.1f %12.1f %7.2fx   %s | %s\n", cases[c / 2].label, threads, me, mr, me / mr,
+               ans.text, ref);
     }
     exec_session_destroy(s);
     free(arr);
