@@ -368,9 +368,11 @@ uint64_t exec__scan_parallel_rows(const ExecOp *scan);
 void exec__scan_share(ExecOp *scan);
 ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *scan, bool shared);
 /* op_agg.c: whether n's aggregates merge exactly across threads; fold the
- * groups and states of a worker's aggregate into `into` (same plan node). */
+ * groups and states of a worker's aggregate into `into` (same plan node).
+ * disjoint: the two saw disjoint sets of DISTINCT values, so DISTINCT
+ * states combine like the others (no re-insertion of the values). */
 bool exec__agg_parallel_ok(const PlanNode *n);
-void exec__agg_merge(ExecOp *into, ExecOp *from);
+void exec__agg_merge(ExecOp *into, ExecOp *from, bool disjoint);
 /* Groups so far, plus the (group, value) pairs of DISTINCT aggregates. */
 uint64_t exec__agg_groups(const ExecOp *agg);
 /* Partitioned parallel aggregation: whether n's groups can be split by a
@@ -379,6 +381,10 @@ uint64_t exec__agg_groups(const ExecOp *agg);
  * disjoint groups — instead of its own, and calls release(ctx) when it is
  * closed (the parts' memory). */
 bool exec__agg_partitionable(const PlanNode *n);
+/* An aggregation without GROUP BY whose DISTINCT calls all take the same
+ * single argument: that argument (threads can split the rows by its hash),
+ * else NULL. */
+const Expr *exec__agg_distinct_key(const PlanNode *n);
 void exec__agg_set_parts(ExecOp *agg, ExecOp **parts, int nparts, void (*release)(void *ctx), void *ctx);
 /* op_sort.c: a worker's sort (the leader's run-time top-N bound copied);
  * feed a worker's rows (its top-N under a LIMIT) into `into`'s sink. */

@@ -1351,7 +1351,7 @@ static void distinct_combine(AggSlot *d, const AggSlot *w, MemArena *qa, const u
     }
 }
 
-void exec__agg_merge(ExecOp *into, ExecOp *from)
+void exec__agg_merge(ExecOp *into, ExecOp *from, bool disjoint)
 {
     AggState *d = into->state, *w = from->state;
     MemArena *qa = into->q->arena, *wa = from->q->arena;
@@ -1379,7 +1379,7 @@ void exec__agg_merge(ExecOp *into, ExecOp *from)
             continue;
         AggSlot *s = &d->aggs[a];
         exec__agg_slot_reserve(s, qa, ngroups);
-        if (s->dset) {
+        if (s->dset && !disjoint) {
             distinct_combine(s, &w->aggs[a], qa, map, d->grp);
             continue;
         }
@@ -1403,6 +1403,42 @@ uint64_t exec__agg_groups(const ExecOp *op)
 bool exec__agg_partitionable(const PlanNode *n)
 {
     return n->ngroups > 0 && n->ngsets == 0;
+}
+
+/* Whether two DISTINCT arguments are the same expression (the planner
+ * builds each call's own tree: compare columns by index, else by tree). */
+static bool same_arg(const Expr *a, const Expr *b)
+{
+    if (a == b)
+        return true;
+    if (a == NULL || b == NULL || a->kind != b->kind || a->type.oid != b->type.oid || a->nargs != b->nargs)
+        return false;
+    if (a->kind == EXPR_COLUMN)
+        return a->index == b->index;
+    if (a->kind != EXPR_FUNC && a->kind != EXPR_CAST)
+        return false;
+    if (a->func != b->func || a->cast != b->cast)
+        return false;
+    for (int i = 0; i < a->nargs; i++)
+        if (!same_arg(a->args[i], b->args[i]))
+            return false;
+    return true;
+}
+
+const Expr *exec__agg_distinct_key(const PlanNode *n)
+{
+    if (n->ngroups > 0 || n->ngsets > 0)
+        return NULL;
+    const Expr *key = NULL;
+    for (int a = 0; a < n->naggs; a++) {
+        const AggCall *c = &n->aggs[a];
+        if (!c->distinct)
+            continue;
+        if (c->arg == NULL || c->nargs > 1 || (key != NULL && !same_arg(key, c->arg)))
+            return NULL;
+        key = c->arg;
+    }
+    return key;
 }
 
 void exec__agg_set_parts(ExecOp *op, ExecOp **parts, int nparts, void (*release)(void *ctx), void *ctx)

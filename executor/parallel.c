@@ -100,6 +100,8 @@ struct ParRun {
     int nworkers;
     ParWorker *workers;
     bool handed_over;         /* the workers' memory belongs to the aggregate now */
+    Expr *const *part_keys;   /* partitioned: what rows are split by */
+    int npart_keys;
     ExecPipeline *leader_copy; /* partitioned: the leader's own copy (its scan is closed here) */
 };
 
@@ -308,20 +310,21 @@ static void stats_mode(ParRun *r, const ExecOp *sink, const char *mode)
 }
 
 /*
- * Whether an aggregation is worth spreading, judged on its first
- * PAR_SAMPLE_BATCHES row groups, which the leader aggregates alone: the
- * merge folds every worker group (and DISTINCT pair) into the leader's
- * table, so where nearly every row makes a group of its own (ClickBench's
- * Q32: 10M groups in 10M rows) two threads do the grouping twice over, in
- * twice the fresh memory — 1.3 s on one thread became 3.7 s on two. A
- * sample with at most one group (or DISTINCT pair) per PAR_MIN_REDUCTION
- * rows, or with few rows left after the filters, goes parallel (groups
- * grow more slowly than rows, so the whole input reduces at least as well
- * as its sample); the rest of the scan then runs on every thread. true
- * also when the sample ended the scan (nothing is left to share).
+ * How to spread an aggregation, judged on its first PAR_SAMPLE_BATCHES row
+ * groups, which the leader aggregates alone. Sharing morsels ends with a
+ * serial merge of every worker group (and DISTINCT pair) into the leader's
+ * table, which costs about what grouping the same rows cost: where nearly
+ * every row makes a group of its own (ClickBench Q32: 10M groups in 10M
+ * rows) two threads did the grouping twice over, in twice the fresh memory
+ * (1.3 s on one thread became 3.7 s on two). So morsels only when the
+ * sample made at most one group (or DISTINCT pair) per PAR_MIN_REDUCTION
+ * rows — groups grow more slowly than rows, so the whole input reduces at
+ * least as well — or when few rows passed the filters; otherwise the
+ * caller partitions (run_partitioned). true when the sample ended the
+ * scan (nothing is left to share).
  */
 #define PAR_SAMPLE_BATCHES 64
-#define PAR_MIN_REDUCTION 3
+#define PAR_MIN_REDUCTION 16
 static bool agg_sample(ExecPipeline *p, ParRun *r, bool *parallel)
 {
     uint64_t sunk = 0;
@@ -375,19 +378,20 @@ static void worker_query(ParWorker *w, const ExecQuery *q)
     wq->shared = sh;
 }
 
-/* The partition filter of a thread keeping partition `index` of nparts. */
-static ParPart *part_new(ExecQuery *q, const PlanNode *agg, int nparts, int index)
+/* The partition filter of a thread keeping partition `index` of nparts,
+ * by the hash of the run's partition keys. */
+static ParPart *part_new(ExecQuery *q, const ParRun *r, int nparts, int index)
 {
     ParPart *pp = MEM_NEW(q->arena, ParPart);
     pp->nparts = nparts;
     pp->mine = mem_calloc(q->arena, (size_t)nparts, sizeof(bool));
     pp->mine[index] = true;
-    pp->nkeys = agg->ngroups;
+    pp->nkeys = r->npart_keys;
     pp->scratch = exec__scratch_create(q);
-    pp->keys = MEM_NEW_ARRAY(q->arena, ExprProg *, agg->ngroups);
-    pp->keyvec = MEM_NEW_ARRAY(q->arena, Vector *, agg->ngroups);
-    for (int k = 0; k < agg->ngroups; k++)
-        pp->keys[k] = exec__expr_compile(q, agg->group_exprs[k], pp->scratch);
+    pp->keys = MEM_NEW_ARRAY(q->arena, ExprProg *, r->npart_keys);
+    pp->keyvec = MEM_NEW_ARRAY(q->arena, Vector *, r->npart_keys);
+    for (int k = 0; k < r->npart_keys; k++)
+        pp->keys[k] = exec__expr_compile(q, r->part_keys[k], pp->scratch);
     pp->hash = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint64_t));
     pp->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
     return pp;
@@ -470,7 +474,7 @@ static void workers_start(ParRun *r, ExecPipeline *p, ParPart *leader_part)
         worker_query(w, p->source->q);
         pipe_copy(&w->q, p, &w->pipe, leader_part != NULL);
         if (leader_part)
-            w->part = part_new(&w->q, p->sink->node, r->nworkers + 1, i + 1);
+            w->part = part_new(&w->q, r, r->nworkers + 1, i + 1);
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
             if (leader_part)
                 leader_part->mine[i + 1] = true;
@@ -497,21 +501,25 @@ static void workers_join(ParRun *r)
 /*
  * Partitioned aggregation, for groups too many to merge: every thread reads
  * the whole input (its own scan from the first row, its own filters) but
- * keeps only the rows whose GROUP BY keys hash into its partition, so the
- * threads' groups are disjoint and nothing is merged: the aggregate emits
- * each thread's groups in turn. Reading and hashing every row twice costs
- * far less than grouping it (ClickBench Q32 reads 4 narrow columns of its
- * 10M rows, then looks up 10M distinct keys). The sample's groups are
- * dropped: its rows are read again like all others.
+ * keeps only the rows whose partition keys hash into its partition. Split
+ * by the GROUP BY keys, the threads' groups are disjoint and nothing is
+ * merged: the aggregate emits each thread's groups in turn. Without GROUP
+ * BY, split by the argument of its DISTINCT calls (count(DISTINCT UserID)):
+ * the threads' value sets are disjoint, so their states simply add up
+ * (exec__agg_merge, disjoint) into the leader's. Reading and hashing every
+ * row on each thread costs far less than the group-table work it splits
+ * (ClickBench Q32 reads 4 narrow columns of its 10M rows, then looks up
+ * 10M distinct keys). The sample's groups are dropped: its rows are read
+ * again like all others.
  */
-static void run_partitioned(ParRun *r, ExecPipeline *p)
+static void run_partitioned(ParRun *r, ExecPipeline *p, bool by_distinct)
 {
     ExecQuery *q = p->source->q;
     int nparts = r->nworkers + 1;
     ExecPipeline *lp = MEM_NEW(q->arena, ExecPipeline);
     r->leader_copy = lp;
     pipe_copy(q, p, lp, true);
-    ParPart *part = part_new(q, p->sink->node, nparts, 0);
+    ParPart *part = part_new(q, r, nparts, 0);
     workers_start(r, p, part);
     uint64_t sunk = 0;
     pipe_drive(lp, r, UINT64_MAX, &sunk, part);
@@ -522,9 +530,14 @@ static void run_partitioned(ParRun *r, ExecPipeline *p)
         pipe_close_input(&r->workers[i].pipe);
     ExecOp **parts = MEM_NEW_ARRAY(q->arena, ExecOp *, nparts);
     parts[0] = lp->sink;
-    for (int i = 0; i < r->nworkers; i++)
-        parts[i + 1] = r->workers[i].pipe.sink;
-    exec__agg_set_parts(p->sink, parts, nparts, workers_destroy, r);
+    int n = 1;
+    for (int i = 0; i < r->nworkers; i++) {
+        if (by_distinct)
+            exec__agg_merge(lp->sink, r->workers[i].pipe.sink, true);
+        else
+            parts[n++] = r->workers[i].pipe.sink;
+    }
+    exec__agg_set_parts(p->sink, parts, n, workers_destroy, r);
     r->handed_over = true;
 }
 
@@ -538,10 +551,19 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
     if (p->sink->node->kind == PLAN_AGG && agg_sample(p, r, &parallel))
         return;
     if (!parallel) {
-        if (exec__agg_partitionable(p->sink->node))
-            run_partitioned(r, p);
-        else
+        const PlanNode *agg = p->sink->node;
+        const Expr *dkey = exec__agg_distinct_key(agg);
+        if (exec__agg_partitionable(agg)) {
+            r->part_keys = agg->group_exprs;
+            r->npart_keys = agg->ngroups;
+            run_partitioned(r, p, false);
+        } else if (dkey != NULL) {
+            r->part_keys = (Expr *const *)&dkey;
+            r->npart_keys = 1;
+            run_partitioned(r, p, true);
+        } else {
             pipe_drive(p, r, UINT64_MAX, &sunk, NULL);
+        }
         return;
     }
     workers_start(r, p, NULL);
@@ -553,7 +575,7 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
         if (r->workers[i].q.arena == NULL)
             continue;
         if (p->sink->node->kind == PLAN_AGG)
-            exec__agg_merge(p->sink, r->workers[i].pipe.sink);
+            exec__agg_merge(p->sink, r->workers[i].pipe.sink, false);
         else
             exec__sort_merge(p->sink, r->workers[i].pipe.sink);
     }
