@@ -135,7 +135,8 @@ uint64_t store_scan_groups_skipped(const StoreScan *scan);
  * the first. A clone is ended with store_scan_end before its original. */
 void store_scan_share(StoreScan *scan, MemArena *arena);
 StoreScan *store_scan_clone(const StoreScan *scan, MemArena *arena, bool shared);
-/* Rows the scan has yet to consider (before zone maps and visibility). */
+/* Rows the scan has yet to read: those of the row groups its zone filters
+ * do not exclude (before visibility). One pass over the groups' zone maps. */
 uint64_t store_scan_rows_left(const StoreScan *scan);
 /* Create a role (42710 role "x" already exists); persisted like passwords. */
 void store_role_create(const char *name, bool is_superuser, const char *verifier);
