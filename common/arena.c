@@ -11,9 +11,19 @@
  * keeps: a per-batch or per-message arena that is reset each time costs no
  * malloc in steady state.
  *
+ * Blocks of ARENA_MAP_MIN (1 MB) and more are not malloc'd: they are mapped
+ * regions from the process-wide block cache (arena_cache.c), and reset or
+ * destroy gives them back to it, pages still touched, for the next query.
+ * A big request's own block reserves more address space than it uses (8x,
+ * at least 64 MB; untouched pages cost nothing), so mem_realloc of such an
+ * allocation — the geometric growth of a hash table or column store — grows
+ * in place: no copy, no abandoned old block, no page faults for the old part.
+ *
  * Every pointer returned is 16-byte aligned (SIMD loads, int128, long double).
  */
+#define STRATA_ARENA_INTERNAL
 #include "common/arena.h"
+#include "common/arena_int.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,11 +36,18 @@
 #define ARENA_FIRST_BLOCK (8 * 1024)
 #define ARENA_MAX_BLOCK (8 * 1024 * 1024)
 #define ARENA_ALIGN_UP(x) (((x) + (ARENA_ALIGN - 1)) & ~(size_t)(ARENA_ALIGN - 1))
-
-typedef struct ArenaBlock {
-    struct ArenaBlock *next;
-    size_t size;                 /* whole block including this header */
-} ArenaBlock;
+#define ARENA_PAGE ((size_t)4096)
+#define ARENA_PAGE_UP(x) (((x) + (ARENA_PAGE - 1)) & ~(ARENA_PAGE - 1))
+/* Address space reserved for a big request's own block: room to double
+ * three times in place. Under ASan less (its shadow of a poisoned tail is
+ * written, 1/8 of the tail), yet enough to exercise growth in place. */
+#ifdef ARENA_ASAN
+#define ARENA_GROW_FACTOR 4
+#define ARENA_GROW_MIN ((size_t)0)
+#else
+#define ARENA_GROW_FACTOR 8
+#define ARENA_GROW_MIN ((size_t)64 << 20)
+#endif
 
 struct MemArena {
     const char *name;
@@ -62,7 +79,7 @@ MemArena *mem_arena_create(const char *name)
     MemArena *arena;
     if (block == NULL)
         arena_oom(NULL, ARENA_FIRST_BLOCK);
-    block->next = NULL;
+    memset(block, 0, sizeof *block);
     block->size = ARENA_FIRST_BLOCK;
     arena = (MemArena *)((char *)block + ARENA_BLOCK_HDR);
     memset(arena, 0, sizeof *arena);
@@ -76,6 +93,18 @@ MemArena *mem_arena_create(const char *name)
     return arena;
 }
 
+/* A block goes back where it came from: the block cache or malloc. */
+static void arena_block_free(ArenaBlock *b)
+{
+    if (b->reserved != 0) {
+        if (b->resident < b->size)
+            b->resident = b->size;
+        mem__block_unmap(b);
+    } else {
+        free(b);
+    }
+}
+
 /* Free every block except the first (which holds the header). */
 static void arena_free_blocks(MemArena *arena)
 {
@@ -83,7 +112,7 @@ static void arena_free_blocks(MemArena *arena)
     while (b != NULL) {
         ArenaBlock *next = b->next;
         if (b != arena->first)
-            free(b);
+            arena_block_free(b);
         b = next;
     }
 }
@@ -121,18 +150,45 @@ size_t mem_arena_bytes(const MemArena *arena)
     return arena->bytes;
 }
 
-/* malloc a block of block_size bytes, honouring the limit. */
-static ArenaBlock *arena_new_block(MemArena *arena, size_t block_size, size_t request)
+/* A block of block_size bytes, honouring the limit: mapped (with want bytes
+ * of address space when it can) from ARENA_MAP_MIN up, else malloc'd. */
+static ArenaBlock *arena_new_block(MemArena *arena, size_t block_size, size_t request, size_t want)
 {
-    ArenaBlock *b;
+    ArenaBlock *b = NULL;
     if (arena->limit != 0 && arena->bytes + block_size > arena->limit)
         arena_oom(arena, request);
-    b = malloc(block_size);
-    if (b == NULL)
-        arena_oom(arena, request);
+    if (block_size >= ARENA_MAP_MIN)
+        b = mem__block_map(ARENA_PAGE_UP(block_size), ARENA_PAGE_UP(want));
+    if (b != NULL) {
+        /* The unused tail stays poisoned under ASan, like malloc's redzone. */
+        mem__poison((char *)b + block_size, b->reserved - block_size);
+    } else {
+        b = malloc(block_size);
+        if (b == NULL)
+            arena_oom(arena, request);
+        b->reserved = 0;
+        b->resident = 0;
+    }
     b->size = block_size;
+    b->tag = 0;
     arena->bytes += block_size;
     return b;
+}
+
+/* The tag of a big request's own block: says "block b holds one allocation
+ * of arena". The bytes before an ordinary allocation could hold it only by
+ * accident, and then b is no block of the chain: mem_realloc checks both. */
+static uintptr_t arena_big_tag(const MemArena *arena, const ArenaBlock *b)
+{
+    return ((uintptr_t)arena ^ (uintptr_t)b ^ (uintptr_t)0x5a17a0b16b10c4edULL) | 1;
+}
+
+/* Address space to reserve for a big request's own block of len bytes. */
+static size_t arena_grow_room(size_t len)
+{
+    if (len > SIZE_MAX / (2 * ARENA_GROW_FACTOR))
+        return len;
+    return len * ARENA_GROW_FACTOR > ARENA_GROW_MIN ? len * ARENA_GROW_FACTOR : ARENA_GROW_MIN;
 }
 
 /* Slow path: the current block cannot hold size bytes. */
@@ -144,7 +200,10 @@ static void *arena_alloc_slow(MemArena *arena, size_t size)
         arena_oom(arena, size);
     if (size > arena->next_size / 4) {
         /* Big request: its own block, behind the current one. */
-        b = arena_new_block(arena, ARENA_BLOCK_HDR + size, size);
+        b = arena_new_block(arena, ARENA_BLOCK_HDR + size, size,
+                            arena_grow_room(ARENA_BLOCK_HDR + size));
+        if (b->reserved != 0)
+            b->tag = arena_big_tag(arena, b);
         b->next = arena->blocks->next;
         arena->blocks->next = b;
         return (char *)b + ARENA_BLOCK_HDR;
@@ -152,7 +211,7 @@ static void *arena_alloc_slow(MemArena *arena, size_t size)
     block_size = arena->next_size;
     if (arena->next_size < ARENA_MAX_BLOCK)
         arena->next_size *= 2;
-    b = arena_new_block(arena, block_size, size);
+    b = arena_new_block(arena, block_size, size, block_size);
     b->next = arena->blocks;
     arena->blocks = b;
     arena->ptr = (char *)b + ARENA_BLOCK_HDR;
@@ -185,6 +244,39 @@ void *mem_calloc(MemArena *arena, size_t count, size_t size)
     return p;
 }
 
+/* Is b one of the arena's blocks? Walks the chain (a few hundred blocks at
+ * most for a big query: only reached for a tagged big block's growth). */
+static int arena_has_block(const MemArena *arena, const ArenaBlock *b)
+{
+    for (const ArenaBlock *x = arena->blocks; x != NULL; x = x->next)
+        if (x == b)
+            return 1;
+    return 0;
+}
+
+/* Grow the allocation old, when it is a big request's own mapped block with
+ * room for new_size, in place; 0 when it is not or has no room. */
+static int arena_grow_big(MemArena *arena, void *old, size_t new_size)
+{
+    ArenaBlock *b = (ArenaBlock *)(void *)((char *)old - ARENA_BLOCK_HDR);
+    size_t need;
+    if (b->tag != arena_big_tag(arena, b) || !arena_has_block(arena, b))
+        return 0;
+    if (new_size > SIZE_MAX / 2)
+        return 0;
+    need = ARENA_BLOCK_HDR + ARENA_ALIGN_UP(new_size);
+    if (need <= b->size)
+        return 1;
+    if (arena->limit != 0 && arena->bytes + (need - b->size) > arena->limit)
+        arena_oom(arena, new_size);
+    if (need > b->reserved && !mem__block_extend(b, ARENA_PAGE_UP(need)))
+        return 0;
+    mem__unpoison((char *)b + b->size, need - b->size);
+    arena->bytes += need - b->size;
+    b->size = need;
+    return 1;
+}
+
 void *mem_realloc(MemArena *arena, void *old, size_t old_size, size_t new_size)
 {
     void *p;
@@ -200,6 +292,9 @@ void *mem_realloc(MemArena *arena, void *old, size_t old_size, size_t new_size)
             return old;
         }
     }
+    /* So can a big request's own block, within its reserved address space. */
+    if (((uintptr_t)old & (ARENA_PAGE - 1)) == ARENA_BLOCK_HDR && arena_grow_big(arena, old, new_size))
+        return old;
     p = mem_alloc(arena, new_size);
     memcpy(p, old, old_size);
     return p;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 typedef struct MemArena MemArena;
 
@@ -35,7 +36,9 @@ size_t mem_arena_bytes(const MemArena *arena);
 void *mem_alloc(MemArena *arena, size_t size);
 /* size bytes, 16-byte aligned, zeroed. */
 void *mem_calloc(MemArena *arena, size_t count, size_t size);
-/* Grow an allocation made from this arena (old bytes copied; old not freed). */
+/* Grow an allocation made from this arena (old bytes copied; old not freed).
+ * The latest small allocation, and a big one (1 MB+, a block of its own)
+ * within its block's reserved address space, grow in place: old comes back. */
 void *mem_realloc(MemArena *arena, void *old, size_t old_size, size_t new_size);
 char *mem_strdup(MemArena *arena, const char *s);
 /* Copy len bytes and add a NUL. */
@@ -43,6 +46,35 @@ char *mem_strndup(MemArena *arena, const char *s, size_t len);
 char *mem_printf(MemArena *arena, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *mem_vprintf(MemArena *arena, const char *fmt, va_list ap);
+
+/*
+ * The process-wide cache of released big blocks (arena_cache.c). Blocks of
+ * 1 MB and more that arenas release (reset, destroy) stay mapped, their
+ * pages already touched, for the next arena that needs one: a query does not
+ * pay a page fault per 4 KB for memory the previous query used. The cache's
+ * resident bytes stay within a budget (default 1/8 of physical memory, at
+ * most 4 GB; the environment variable STRATA_ARENA_CACHE_MB, read once,
+ * overrides it, 0 = no cache); past the budget, or after idle_ms without any
+ * block taken or given (default 10 s), blocks go back to the OS. Under
+ * AddressSanitizer cached blocks are poisoned, so a use after reset/destroy
+ * is still reported. All three functions are thread-safe.
+ */
+typedef struct MemCacheStats {
+    size_t cached_bytes;         /* resident bytes the cache holds now */
+    size_t cached_blocks;        /* blocks it holds now */
+    size_t budget_bytes;         /* its budget */
+    uint64_t hits;               /* blocks handed out from the cache */
+    uint64_t maps;               /* blocks mapped fresh (mmap) */
+    uint64_t unmaps;             /* blocks given back to the OS (munmap) */
+} MemCacheStats;
+
+/* Set the budget (0 = cache nothing, and release what is cached now) and the
+ * idle time after which everything cached is released (0 = default). */
+void mem_cache_configure(size_t budget_bytes, unsigned idle_ms);
+/* Give every cached block back to the OS now. */
+void mem_cache_trim(void);
+/* A snapshot of the cache's counters. */
+void mem_cache_stats(MemCacheStats *out);
 
 #define MEM_NEW(arena, T) ((T *)mem_calloc((arena), 1, sizeof(T)))
 #define MEM_NEW_ARRAY(arena, T, n) ((T *)mem_calloc((arena), (n), sizeof(T)))
