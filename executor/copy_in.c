@@ -6,12 +6,24 @@
  * copy_cluster.c, which buffers a segment of batches and appends it sorted
  * by the key. See executor/copy.h for the contract and PostgreSQL's
  * copyfromparse.c for the formats this follows.
+ *
+ * Speed (executor/README.md "COPY's memory and threads"): a text line is
+ * copied once and split in place; fields are kept column-major so a
+ * column converts from consecutive memory; integer, date and timestamp
+ * columns parse their common text inline and send only the rest through
+ * type_input (whose messages every error keeps). An autocommit COPY tells
+ * the store that nothing reads its rows before COMMIT, so written groups
+ * leave memory (storage/bulk.c).
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/copy.h"
 
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include "common/datetime.h"
 #include "common/error.h"
 #include "executor/copy_cluster.h"
 #include "executor/exec_int.h"
@@ -39,12 +51,14 @@ struct ExecCopyIn {
     StrBuf pending;           /* input bytes not yet consumed */
     StrBuf field;             /* scratch: one de-escaped field */
     Batch *batch;
-    StrRef *raw;              /* VEC_CAPACITY * ncols; ptr NULL = SQL NULL */
+    StrRef *raw;              /* ncols * VEC_CAPACITY, column-major; ptr NULL = SQL NULL */
     uint64_t *line_of;        /* line number of each pending row */
     uint32_t nrows;
     uint64_t line;            /* lines started so far */
     uint64_t total;
     bool header_done, ended;
+    const char *header_rec;   /* HEADER MATCH record being split (else NULL) */
+    size_t header_avail;      /* input bytes from header_rec on */
     /* error context */
     CopyPhase phase;
     uint64_t err_line;
@@ -60,6 +74,12 @@ ExecCopyIn *exec_copy_in_begin(ExecSession *s, StoreTable *t, int ncols, const i
                   "current transaction is aborted, commands ignored until end of transaction block");
     exec__txn_ensure(s);
     store_txn_statement_begin(s->txn);   /* a statement, as a portal's */
+    /* Autocommit (no block, a one-statement Query: COPY runs only through
+     * the simple protocol): the transaction ends right after this COPY and
+     * nothing reads its rows before, so the store may let written rows
+     * leave memory (executor/README.md "COPY's memory"). */
+    if (!s->in_block && !s->implicit_block)
+        store_txn_bulk_unread(s->txn);
     MemArena *a = mem_arena_create("copy from");
     ExecCopyIn *ci = MEM_NEW(a, ExecCopyIn);
     ci->arena = a;
@@ -104,6 +124,147 @@ void exec_copy_in_free(ExecCopyIn *ci)
 
 /* ---------- conversion and load ---------- */
 
+/* Row r's field through type_input: its errors are PostgreSQL's, with the
+ * line and text of the field for the context line. */
+static void convert_value(ExecCopyIn *ci, Vector *v, uint32_t r, StrRef raw)
+{
+    ci->err_line = ci->line_of[r];
+    ci->err_text = raw;
+    Value val;
+    type_input(v->type, raw.ptr, raw.len, ci->value_arena, &val);
+    vec_set_value(v, r, &val);
+}
+
+/* The common integer text: an optional '-' and 1 to 18 digits (never
+ * overflows). Anything else — spaces, '+', more digits, junk — returns
+ * false and goes through type_input, which accepts or rejects it exactly
+ * as PostgreSQL does. */
+static inline bool int_fast(const char *s, uint32_t len, int64_t *out)
+{
+    uint32_t i = len > 0 && s[0] == '-';
+    if (len == i || len - i > 18)
+        return false;
+    uint64_t acc = 0;
+    for (; i < len; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9)
+            return false;
+        acc = acc * 10 + d;
+    }
+    *out = s[0] == '-' ? -(int64_t)acc : (int64_t)acc;
+    return true;
+}
+
+/* Integer columns without type_input's dispatch per value (COPY of
+ * ClickBench's hits: 73 of 105 columns; typio_parse_int was 15% of the
+ * load's CPU). Values in range go straight into the vector; the rest take
+ * convert_value. */
+#define CONVERT_INT(NAME, CT, LO, HI)                                                   \
+    static void NAME(ExecCopyIn *ci, Vector *v, int f)                                  \
+    {                                                                                   \
+        CT *d = v->data;                                                                \
+        for (uint32_t r = 0; r < ci->nrows; r++) {                                      \
+            StrRef raw = ci->raw[(size_t)f * VEC_CAPACITY + r];            \
+            int64_t x;                                                                  \
+            if (raw.ptr == NULL) {                                                      \
+                vec_set_null(v, r);                                                     \
+            } else if (int_fast(raw.ptr, raw.len, &x) && x >= (LO) && x <= (HI)) {      \
+                d[r] = (CT)x;                                                           \
+                if (v->validity)                                                        \
+                    v->validity[r >> 6] |= UINT64_C(1) << (r & 63);                     \
+            } else {                                                                    \
+                convert_value(ci, v, r, raw);                                           \
+            }                                                                           \
+        }                                                                               \
+    }
+CONVERT_INT(convert_int2, int16_t, INT16_MIN, INT16_MAX)
+CONVERT_INT(convert_int4, int32_t, INT32_MIN, INT32_MAX)
+CONVERT_INT(convert_int8, int64_t, -INT64_C(999999999999999999), INT64_C(999999999999999999))
+#undef CONVERT_INT
+
+/* Digits s[0..n) as a number; -1 when one is not a digit. */
+static inline int digits(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9)
+            return -1;
+        v = v * 10 + (int)d;
+    }
+    return v;
+}
+
+/* ISO "YYYY-MM-DD" of a valid AD date (any DateStyle reads it so) into
+ * *out; false for every other text (type_input decides). */
+static inline bool date_fast(const char *s, uint32_t len, int32_t *out)
+{
+    if (len != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    int y = digits(s, 4), m = digits(s + 5, 2), d = digits(s + 8, 2);
+    if (y < 1 || m < 0 || d < 0 || !date_ymd_valid(y, m, d))
+        return false;
+    *out = date_from_ymd(y, m, d);
+    return true;
+}
+
+/* "YYYY-MM-DD HH:MM:SS" (whole seconds, hour < 24, second < 60: no
+ * rounding or rollover to get right) into microseconds; else false. */
+static inline bool timestamp_fast(const char *s, uint32_t len, int64_t *out)
+{
+    int32_t date;
+    if (len != 19 || s[10] != ' ' || s[13] != ':' || s[16] != ':' || !date_fast(s, 10, &date))
+        return false;
+    int h = digits(s + 11, 2), mi = digits(s + 14, 2), sec = digits(s + 17, 2);
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59)
+        return false;
+    *out = (int64_t)date * INT64_C(86400000000) + ((int64_t)h * 3600 + mi * 60 + sec) * 1000000;
+    return true;
+}
+
+/* Columns whose common text parses here (ClickBench's hits: 73 integer,
+ * 1 date and 3 timestamp columns; type_input was a third of the COPY
+ * thread's time, its dispatch and general parsers for these values most
+ * of it). The rest of the values take convert_value. */
+#define CONVERT_FAST(NAME, CT, XT, PARSE, OK)                                           \
+    static void NAME(ExecCopyIn *ci, Vector *v, int f)                                  \
+    {                                                                                   \
+        CT *d = v->data;                                                                \
+        for (uint32_t r = 0; r < ci->nrows; r++) {                                      \
+            StrRef raw = ci->raw[(size_t)f * VEC_CAPACITY + r];            \
+            XT x;                                                                       \
+            if (raw.ptr == NULL) {                                                      \
+                vec_set_null(v, r);                                                     \
+            } else if (PARSE(raw.ptr, raw.len, &x) && (OK)) {                           \
+                d[r] = (CT)x;                                                           \
+                if (v->validity)                                                        \
+                    v->validity[r >> 6] |= UINT64_C(1) << (r & 63);                     \
+            } else {                                                                    \
+                convert_value(ci, v, r, raw);                                           \
+            }                                                                           \
+        }                                                                               \
+    }
+CONVERT_FAST(convert_date, int32_t, int32_t, date_fast, true)
+CONVERT_FAST(convert_timestamp, int64_t, int64_t, timestamp_fast, true)
+#undef CONVERT_FAST
+
+/* text: type_input's copy into the value arena, without its dispatch and
+ * vec_set_value's per value (26 of hits' 105 columns are text). */
+static void convert_text(ExecCopyIn *ci, Vector *v, int f)
+{
+    StrRef *d = v->data;
+    for (uint32_t r = 0; r < ci->nrows; r++) {
+        StrRef raw = ci->raw[(size_t)f * VEC_CAPACITY + r];
+        if (raw.ptr == NULL) {
+            vec_set_null(v, r);
+            continue;
+        }
+        d[r] = (StrRef){mem_strndup(ci->value_arena, raw.ptr, raw.len), raw.len};
+        if (v->validity)
+            v->validity[r >> 6] |= UINT64_C(1) << (r & 63);
+    }
+}
+
 static void convert_column(ExecCopyIn *ci, int j)
 {
     Vector *v = &ci->batch->cols[j];
@@ -116,19 +277,22 @@ static void convert_column(ExecCopyIn *ci, int j)
             vec_set_value(v, r, val);
         return;
     }
-    SqlType type = v->type;
     ci->err_field = f;
+    switch (v->type.oid) {
+    case TYPE_INT2: convert_int2(ci, v, f); return;
+    case TYPE_INT4: convert_int4(ci, v, f); return;
+    case TYPE_INT8: convert_int8(ci, v, f); return;
+    case TYPE_DATE: convert_date(ci, v, f); return;
+    case TYPE_TIMESTAMP: convert_timestamp(ci, v, f); return;
+    case TYPE_TEXT: convert_text(ci, v, f); return;
+    default: break;
+    }
     for (uint32_t r = 0; r < ci->nrows; r++) {
-        StrRef raw = ci->raw[(size_t)r * (size_t)ci->ncols + (size_t)f];
-        if (raw.ptr == NULL) {
+        StrRef raw = ci->raw[(size_t)f * VEC_CAPACITY + r];
+        if (raw.ptr == NULL)
             vec_set_null(v, r);
-            continue;
-        }
-        ci->err_line = ci->line_of[r];
-        ci->err_text = raw;
-        Value val;
-        type_input(type, raw.ptr, raw.len, ci->value_arena, &val);
-        vec_set_value(v, r, &val);
+        else
+            convert_value(ci, v, r, raw);
     }
 }
 
@@ -216,51 +380,6 @@ static int hexval(char c)
     return -1;
 }
 
-/* De-escape one text-format field [p, e) into ci->field. */
-static void text_unescape(ExecCopyIn *ci, const char *p, const char *e)
-{
-    strbuf_reset(&ci->field);
-    while (p < e) {
-        const char *bs = memchr(p, '\\', (size_t)(e - p));
-        if (bs == NULL) {
-            strbuf_append(&ci->field, p, (size_t)(e - p));
-            return;
-        }
-        strbuf_append(&ci->field, p, (size_t)(bs - p));
-        p = bs + 1;
-        if (p >= e) {
-            strbuf_append_char(&ci->field, '\\');
-            return;
-        }
-        char c = *p++;
-        switch (c) {
-        case 'b': c = '\b'; break;
-        case 'f': c = '\f'; break;
-        case 'n': c = '\n'; break;
-        case 'r': c = '\r'; break;
-        case 't': c = '\t'; break;
-        case 'v': c = '\v'; break;
-        case 'x':
-            if (p < e && hexval(*p) >= 0) {
-                int v = hexval(*p++);
-                if (p < e && hexval(*p) >= 0)
-                    v = v * 16 + hexval(*p++);
-                c = (char)v;
-            }
-            break;
-        default:
-            if (c >= '0' && c <= '7') {
-                int v = c - '0';
-                for (int k = 0; k < 2 && p < e && *p >= '0' && *p <= '7'; k++)
-                    v = v * 8 + (*p++ - '0');
-                c = (char)v;
-            }
-            break;
-        }
-        strbuf_append_char(&ci->field, c);
-    }
-}
-
 /* Remember the record for the context line of the error about to be raised. */
 static void record_ctx(ExecCopyIn *ci, const char *line, size_t len)
 {
@@ -269,13 +388,62 @@ static void record_ctx(ExecCopyIn *ci, const char *line, size_t len)
     ci->err_text = (StrRef){line, (uint32_t)len};
 }
 
-static StrRef *row_slot(ExecCopyIn *ci)
+/* Field f of the row being split. The fields are kept column by column
+ * (raw[f * VEC_CAPACITY + row]) so that converting a column reads them in
+ * sequence: row by row they sat 105 x 16 bytes apart for ClickBench's hits,
+ * a cache miss per value (flush_rows was a fifth of the COPY thread). */
+static inline StrRef *field_slot(ExecCopyIn *ci, int f)
 {
-    return &ci->raw[(size_t)ci->nrows * (size_t)ci->ncols];
+    return &ci->raw[(size_t)f * VEC_CAPACITY + ci->nrows];
+}
+
+/* Fields of the record at p (len bytes available), and in *end (when not
+ * NULL) its length without the newline: PostgreSQL counts every field for
+ * the header's message and shows the whole line in the context. Text:
+ * delimiters not escaped; CSV: delimiters outside quotes. */
+static int record_scan(const ExecCopyIn *ci, const char *p, size_t len, size_t *end)
+{
+    const ExecCopyOpts *o = &ci->o;
+    int n = 1;
+    bool quoted = false;
+    size_t i = 0;
+    for (; i < len; i++) {
+        char c = p[i];
+        if (!o->csv) {
+            if (c == '\n' || c == '\r')
+                break;
+            if (c == '\\' && i + 1 < len)
+                i++;
+            else
+                n += c == o->delim;
+        } else if (quoted) {
+            if (c == o->escape && i + 1 < len &&
+                (p[i + 1] == o->quote || (o->escape != o->quote && p[i + 1] == o->escape)))
+                i++;  /* as csv_record: an escaped quote or escape */
+            else if (c == o->quote)
+                quoted = false;
+        } else if (c == o->quote) {
+            quoted = true;
+        } else if (c == '\n' || c == '\r') {
+            break;
+        } else {
+            n += c == o->delim;
+        }
+    }
+    if (end)
+        *end = i < len ? i : len;
+    return n;
 }
 
 static void check_count(ExecCopyIn *ci, int nf, const char *line, size_t len)
 {
+    if (ci->header_rec && nf != ci->ncols) {
+        /* HEADER MATCH: PostgreSQL's message for the whole header line */
+        int got = nf < ci->ncols ? nf : record_scan(ci, ci->header_rec, ci->header_avail, NULL);
+        record_ctx(ci, line, len);
+        err_raise(ERRCODE_BAD_COPY_FILE_FORMAT,
+                  "wrong number of fields in header line: got %d, expected %d", got, ci->ncols);
+    }
     if (nf > ci->ncols) {
         record_ctx(ci, line, len);
         err_raise(ERRCODE_BAD_COPY_FILE_FORMAT, "extra data after last expected column");
@@ -287,14 +455,148 @@ static void check_count(ExecCopyIn *ci, int nf, const char *line, size_t len)
     }
 }
 
-/* One text-format line (no newline) into the pending rows. */
+/* De-escape the text-format field [p, e) in place (never longer than its
+ * escaped text); returns its new length. PostgreSQL's escapes: \b \f \n
+ * \r \t \v, \xH[H], \ooo octal, any other character stands for itself. */
+static uint32_t unescape_in_place(char *p, const char *e)
+{
+    char *w = p;
+    const char *r = p;
+    while (r < e) {
+        const char *bs = memchr(r, '\\', (size_t)(e - r));
+        if (bs == NULL) {
+            memmove(w, r, (size_t)(e - r));
+            w += e - r;
+            break;
+        }
+        memmove(w, r, (size_t)(bs - r));
+        w += bs - r;
+        r = bs + 1;
+        if (r >= e) {
+            *w++ = '\\';
+            break;
+        }
+        char c = *r++;
+        switch (c) {
+        case 'b': c = '\b'; break;
+        case 'f': c = '\f'; break;
+        case 'n': c = '\n'; break;
+        case 'r': c = '\r'; break;
+        case 't': c = '\t'; break;
+        case 'v': c = '\v'; break;
+        case 'x':
+            if (r < e && hexval(*r) >= 0) {
+                int v = hexval(*r++);
+                if (r < e && hexval(*r) >= 0)
+                    v = v * 16 + hexval(*r++);
+                c = (char)v;
+            }
+            break;
+        default:
+            if (c >= '0' && c <= '7') {
+                int v = c - '0';
+                for (int k = 0; k < 2 && r < e && *r >= '0' && *r <= '7'; k++)
+                    v = v * 8 + (*r++ - '0');
+                c = (char)v;
+            }
+            break;
+        }
+        *w++ = c;
+    }
+    return (uint32_t)(w - p);
+}
+
+/* Store field [p, p + n) of the row being split as field nf (NULL when it
+ * is the NULL marker), NUL-terminated in place; the caller checked nf. */
+static inline void plain_field(ExecCopyIn *ci, int nf, char *p, uint32_t n)
+{
+    StrRef *slot = field_slot(ci, nf);
+    if (n == ci->o.null_len && memcmp(p, ci->o.null_str, n) == 0) {
+        *slot = (StrRef){NULL, 0};
+        return;
+    }
+    p[n] = '\0';
+    *slot = (StrRef){p, n};
+}
+
+/* Bit i set when p[i] == c, for the 64 bytes at p. */
+static inline uint64_t byte_mask64(const char *p, char c)
+{
+#if defined(__SSE2__)
+    __m128i cv = _mm_set1_epi8(c);
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv)) << (16 * k);
+    }
+    return m;
+#else
+    uint64_t m = 0;
+    for (int i = 0; i < 64; i++)
+        m |= (uint64_t)(p[i] == c) << i;
+    return m;
+#endif
+}
+
+/*
+ * text_record for a line copy without any backslash (nearly every line of
+ * real data): fields end exactly at the delimiters, found 64 bytes at a
+ * time as a bit mask (SSE2 where available) instead of a byte loop that
+ * also checks for escapes; measured on ClickBench's hits lines
+ * (670 bytes, 105 fields) it was the COPY thread's largest self time.
+ */
+static void text_record_plain(ExecCopyIn *ci, char *copy, size_t len, const char *line)
+{
+    char *p = copy;
+    int nf = 0;
+    size_t base = 0;
+    while (base < len) {
+        uint64_t m = 0;
+        size_t span = len - base;
+        if (span >= 64) {
+            m = byte_mask64(copy + base, ci->o.delim);
+            span = 64;
+        } else {
+            for (size_t i = 0; i < span; i++)
+                m |= (uint64_t)(copy[base + i] == ci->o.delim) << i;
+        }
+        while (m) {
+            char *q = copy + base + (size_t)__builtin_ctzll(m);
+            m &= m - 1;
+            if (nf >= ci->ncols)
+                check_count(ci, nf + 1, line, len);
+            plain_field(ci, nf++, p, (uint32_t)(q - p));
+            p = q + 1;
+        }
+        base += span;
+    }
+    if (nf >= ci->ncols)
+        check_count(ci, nf + 1, line, len);
+    plain_field(ci, nf++, p, (uint32_t)(copy + len - p));
+    if (ci->ncols == 0 && len == 0)
+        nf = 0;
+    check_count(ci, nf, line, len);
+}
+
+/*
+ * One text-format line (no newline) into the pending rows. The line is
+ * copied once into the batch arena and split there in place: each field
+ * is NUL-terminated over its delimiter and de-escaped where it stands, so
+ * a row costs one allocation instead of one per field.
+ */
 static void text_record(ExecCopyIn *ci, const char *line, size_t len)
 {
-    StrRef *slot = row_slot(ci);
-    const char *p = line, *end = line + len;
+    char *copy = mem_alloc(ci->batch_arena, len + 1);
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    if (memchr(copy, '\\', len) == NULL) {
+        text_record_plain(ci, copy, len, line);
+        return;
+    }
+    char *p = copy, *end = copy + len;
     int nf = 0;
     for (;;) {
-        const char *q = p;
+        char *q = p;
         while (q < end && *q != ci->o.delim) {
             if (*q == '\\' && q + 1 < end)
                 q++;
@@ -304,16 +606,19 @@ static void text_record(ExecCopyIn *ci, const char *line, size_t len)
             q = end;
         if (nf >= ci->ncols)
             check_count(ci, nf + 1, line, len);
-        if ((size_t)(q - p) == ci->o.null_len && memcmp(p, ci->o.null_str, ci->o.null_len) == 0) {
-            slot[nf] = (StrRef){NULL, 0};
-        } else if (memchr(p, '\\', (size_t)(q - p)) == NULL) {
-            slot[nf] = (StrRef){mem_strndup(ci->batch_arena, p, (size_t)(q - p)), (uint32_t)(q - p)};
+        bool last = q >= end;
+        StrRef *slot = field_slot(ci, nf);
+        uint32_t n = (uint32_t)(q - p);
+        if (n == ci->o.null_len && memcmp(p, ci->o.null_str, ci->o.null_len) == 0) {
+            *slot = (StrRef){NULL, 0};
         } else {
-            text_unescape(ci, p, q);
-            slot[nf] = keep_field(ci);
+            if (memchr(p, '\\', n) != NULL)
+                n = unescape_in_place(p, q);
+            p[n] = '\0';
+            *slot = (StrRef){p, n};
         }
         nf++;
-        if (q >= end)
+        if (last)
             break;
         p = q + 1;
     }
@@ -330,7 +635,6 @@ static void text_record(ExecCopyIn *ci, const char *line, size_t len)
 static size_t csv_record(ExecCopyIn *ci, const char *buf, size_t len, bool final)
 {
     const ExecCopyOpts *o = &ci->o;
-    StrRef *slot = row_slot(ci);
     size_t i = 0;
     int nf = 0;
     bool done = false;
@@ -386,13 +690,15 @@ static size_t csv_record(ExecCopyIn *ci, const char *buf, size_t len, bool final
             i++;
         }
         if (nf >= ci->ncols) {
-            check_count(ci, nf + 1, buf, i);
+            size_t rec_end;  /* the context shows the whole record, as PostgreSQL */
+            record_scan(ci, buf, len, &rec_end);
+            check_count(ci, nf + 1, buf, rec_end);
         }
         bool is_null_text = ci->field.len == o->null_len &&
                             (o->null_len == 0 || memcmp(ci->field.data, o->null_str, o->null_len) == 0);
         bool is_null = quoted ? (is_null_text && o->force_null && o->force_null[nf])
                               : (is_null_text && !(o->force_not_null && o->force_not_null[nf]));
-        slot[nf] = is_null ? (StrRef){NULL, 0} : keep_field(ci);
+        *field_slot(ci, nf) = is_null ? (StrRef){NULL, 0} : keep_field(ci);
         nf++;
     }
     size_t rec_len = i;
@@ -413,10 +719,9 @@ static bool is_end_marker(const char *line, size_t len)
  * kept) must name the COPY's columns in order. */
 static void header_check(ExecCopyIn *ci, const char *line, size_t len)
 {
-    StrRef *slot = row_slot(ci);
     for (int f = 0; f < ci->ncols; f++) {
         const char *want = store_table_column(ci->t, ci->cols[f])->name;
-        StrRef got = slot[f];
+        StrRef got = *field_slot(ci, f);
         if (got.ptr == NULL || strlen(want) != got.len || memcmp(want, got.ptr, got.len) != 0) {
             ci->phase = PH_RECORD;
             ci->err_line = ci->line;
@@ -452,9 +757,12 @@ static size_t consume(ExecCopyIn *ci, const char *buf, size_t len, bool final)
             pos += nl ? line_len + 1 : line_len;
             continue;
         }
+        ci->header_rec = is_header ? p : NULL;
+        ci->header_avail = avail;
         if (ci->o.csv) {
             used = csv_record(ci, p, avail, final);
             if (used == 0) {
+                ci->header_rec = NULL;
                 ci->line--;
                 break;
             }
@@ -465,6 +773,7 @@ static size_t consume(ExecCopyIn *ci, const char *buf, size_t len, bool final)
             text_record(ci, p, l);
             used = nl ? line_len + 1 : line_len;
         }
+        ci->header_rec = NULL;
         if (is_header) {
             ci->header_done = true;
             if (ci->o.header_match)

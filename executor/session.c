@@ -24,6 +24,7 @@
 #include <string.h>
 #include "common/datetime.h"
 #include "common/error.h"
+#include "executor/catalog.h"
 
 static char *dup_or_die(const char *s)
 {
@@ -47,6 +48,9 @@ ExecSession *exec_session_create(const char *user, const char *database, GucSet 
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     }
     s->guc = guc;
+    /* The store's errors that name a schema by OID number it as pg_namespace
+     * does (a pointer store, the same for every session). */
+    store_set_namespace_oid_fn(exec_catalog_schema_oid);
     return s;
 }
 
@@ -111,6 +115,9 @@ void exec__txn_ensure(ExecSession *s)
 {
     if (s->txn == NULL) {
         s->txn = store_txn_begin();
+        /* The store reads lock_timeout from here at each lock wait (a SET
+         * later in the transaction counts from its next wait on). */
+        store_txn_set_settings(s->txn, s->guc);
         txn_default_isolation(s);
         /* now()/current_timestamp are the transaction's start time, as in
          * PostgreSQL: read the clock once and pin it for this thread. */

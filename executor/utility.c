@@ -59,7 +59,8 @@ static StoreTable *create_table(ExecSession *s, const UtilityStmt *u, MemArena *
             err_raise(ERRCODE_INVALID_SCHEMA_NAME, "no schema has been selected to create in");
         schema = schemas[0];
     }
-    if (u->if_not_exists && store_table_lookup(schema, u->table_name)) {
+    if (u->if_not_exists && (store_relation_lookup(schema, u->table_name) ||
+                             store_seq_lookup(schema, u->table_name))) {   /* one namespace */
         err_notice(ERR_SEV_NOTICE, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
                    u->table_name);
         return NULL;

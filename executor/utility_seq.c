@@ -132,7 +132,7 @@ static void check_owner(const StoreSeqDef *d, const char *schema)
 
 static void create_seq(const PlanSeqStmt *q)
 {
-    if (store_seq_lookup(q->schema, q->name) || store_table_lookup(q->schema, q->name)) {
+    if (store_seq_lookup(q->schema, q->name) || store_relation_lookup(q->schema, q->name)) {
         if (q->if_not_exists) {
             err_notice(ERR_SEV_NOTICE, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
                        q->name);

@@ -3,8 +3,9 @@
  * Execute, Close, Sync (Flush is answered in conn.c).
  *
  * State per session (session.c):
- *   prepared statements — name → query text + plan, planned once at Parse
- *     ("" is the unnamed statement, replaced by the next Parse);
+ *   prepared statements — name → query text + plan, planned at Parse
+ *     ("" is the unnamed statement, replaced by the next Parse) and again
+ *     at a Bind after an ANALYZE committed (stmt_revalidate);
  *   portals — name → bound parameter values + the executor's portal +
  *     result formats ("" is the unnamed portal, replaced by the next Bind);
  *     portals live until closed or until the transaction ends (dropped at
@@ -28,6 +29,7 @@
 #include "parser/parser.h"
 #include "planner/plan.h"
 #include "planner/planner.h"
+#include "storage/storage.h"
 
 /* Bounded string copy (names are checked < PROTO_NAME_MAX by name_arg);
  * snprintf("%s") cost ~500 instructions per Bind. */
@@ -61,7 +63,80 @@ static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uin
     PlanContext pc = {.arena = st->arena, .query_text = st->query_text, .guc = c->session->guc,
                       .param_types = types, .nparams = ntypes,
                       .session_state = &c->session->plan_state};
+    st->stats_epoch = store_stats_epoch();   /* before: an ANALYZE meanwhile re-plans */
     st->plan = plan_statement(&pc, list_nth(stmts, 0));
+}
+
+/* Whether st's plan is one stmt_revalidate makes again when statistics
+ * changed: queries, INSERT/UPDATE/DELETE and EXPLAIN (whose text is made
+ * at plan time). Other utility statements plan nothing that statistics
+ * steer, and some (PREPARE) act when planned. */
+static bool stmt_replannable(const ProtoStmt *st)
+{
+    const Plan *p = st->plan;
+    if (!p || st->cursor_raw)
+        return false;
+    return p->kind != PLAN_STMT_UTILITY || (p->utility && p->utility->kind == UTIL_EXPLAIN);
+}
+
+/* PostgreSQL's "cached plan must not change result type": a re-plan that
+ * would describe other columns than the statement did. */
+static bool same_result(const Plan *a, const Plan *b)
+{
+    if (a->ncols != b->ncols || a->nparams != b->nparams)
+        return false;
+    for (int i = 0; i < a->ncols; i++)
+        if (a->cols[i].type.oid != b->cols[i].type.oid ||
+            a->cols[i].type.typmod != b->cols[i].type.typmod)
+            return false;
+    return true;
+}
+
+/* A new statement named as st, planned from st's text with the parameter
+ * types st's plan settled on. */
+static ProtoStmt *stmt_replan(ProtoConn *c, const ProtoStmt *st)
+{
+    int n = st->plan->nparams;
+    uint32_t *tp = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+    ProtoStmt *volatile nst = tp ? calloc(1, sizeof(ProtoStmt)) : NULL;
+    if (!nst) {
+        free(tp);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    for (int i = 0; i < n; i++)
+        tp[i] = st->plan->param_types[i].oid;
+    copy_str(nst->name, sizeof nst->name, st->name);
+    nst->arena = mem_arena_create("prepared statement");
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        parse_into(nst, c, st->query_text, tp, n);
+        if (!nst->plan || !same_result(st->plan, nst->plan))
+            err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "cached plan must not change result type");
+        err_pop(&jmp);
+    } else {
+        free(tp);
+        mem_arena_destroy(nst->arena);
+        free(nst);
+        err_rethrow();
+    }
+    free(tp);
+    return nst;
+}
+
+/* PostgreSQL re-plans a cached statement after an ANALYZE (the relcache
+ * invalidation reaches its plan cache); Strata re-plans every statement
+ * planned before the last committed ANALYZE of any table (store_stats_epoch)
+ * at its next Bind. The new statement takes st's place in the session;
+ * portals bound from st keep st (refcount) until they close. Returns the
+ * statement to bind. */
+static ProtoStmt *stmt_revalidate(ProtoConn *c, ProtoStmt *st)
+{
+    if (st->stats_epoch == store_stats_epoch() || !stmt_replannable(st))
+        return st;
+    ProtoStmt *nst = stmt_replan(c, st);
+    proto_stmt_drop(c->session, st->name);
+    proto_stmt_add(c->session, nst);
+    return nst;
 }
 
 void proto_ext_parse(ProtoConn *c, ProtoMsg *m)
@@ -264,6 +339,7 @@ void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
             err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", stmt_name);
         err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "unnamed prepared statement does not exist");
     }
+    st = stmt_revalidate(c, st);
     if (portal_name[0] && proto_portal_find(s, portal_name))
         err_raise(ERRCODE_DUPLICATE_CURSOR, "portal \"%s\" already exists", portal_name);
     if (!portal_name[0])

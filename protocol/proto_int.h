@@ -248,6 +248,7 @@ typedef struct ProtoStmt {
     /* DECLARE / FETCH / MOVE / CLOSE (cursor.c): not planned; run at Execute */
     const struct RawStmt *cursor_raw;
     const Plan *cursor_query;        /* DECLARE: its query's plan (parameter types) */
+    uint64_t stats_epoch;            /* store_stats_epoch() when planned (extended.c re-plans) */
 } ProtoStmt;
 
 /* A portal: bound parameters and the executor's portal, in its own arena. */

@@ -14,6 +14,24 @@
  * generation (remove_before leaves such files alone; cold.c unlinks one
  * that a compaction superseded; recovery removes any no table attached).
  *
+ * The writer runs on a thread of its own (bulk_pipe.c): each complete
+ * group goes to it as a job owning copies of the group's arrays, so the
+ * COPY thread parses the next rows while the worker encodes, compresses
+ * and writes; the worker never reads table memory, which a rollback frees
+ * under it. Sealing waits for the queue, then finishes the file here.
+ *
+ * **Unread loads** (store_txn_bulk_unread: an autocommit COPY, nothing
+ * reads its rows before COMMIT): a whole group of the load hands its
+ * non-key arrays to the job instead of a copy and its chunks' data become
+ * NULL at once — what a checkpoint's freeze does after COMMIT — and value
+ * heap blocks holding only such rows are freed (the job copied their
+ * strings). The load's memory then stays at the rows' stamps, validity
+ * bits, zone maps, key columns and pk entries (~145 bytes a row of
+ * ClickBench's hits instead of ~1,140); the COMMIT installs the run, which
+ * serves the groups as cold ones. A rollback frees those groups (the next
+ * append allocates fresh ones, free_detached_groups). Loads inside a block
+ * keep their rows in memory as before (a later statement may read them).
+ *
  * A load is **sealed** before any other record of the transaction, before
  * a savepoint is taken (store__wal_pos) and at COMMIT: its last rows go to
  * the writer, run_writer_finish fsyncs and renames the file, and a
@@ -75,6 +93,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/error.h"
+#include "storage/bulk_pipe.h"
 #include "storage/runs/run.h"
 
 /* Bulk run ids: far above any checkpoint generation. */
@@ -96,12 +115,25 @@ typedef struct StoreBulk {
     bool sealed;
     bool run;               /* sealed into a run file (else as INSERT records) */
     bool skip;              /* a TRUNCATE of the table followed: never installed */
+    bool unread;            /* nobody reads the rows before COMMIT: written groups leave
+                             * memory (store_txn_bulk_unread) */
+    uint64_t detached;      /* unread: groups of rows [first rounded up, detached) left */
+    StoreBulkPipe *pipe;    /* w's worker thread (NULL: appends inline) */
     int ncols;              /* table columns at the start (the run's) */
     uint64_t wal_pos;       /* sealed: stream position before its record */
     struct StoreBulk *next;
 } StoreBulk;
 
 static _Atomic uint64_t bulk_last;
+
+/* The thread's statement whose loaded rows nobody reads before its
+ * transaction ends (store_txn_bulk_unread): the transaction and its gen
+ * (bumped when it ends, so a reused StoreTxn never inherits the mark). */
+static _Thread_local struct {
+    const StoreTxn *x;
+    uint64_t gen;
+} unread_txn;
+
 
 /* Bulk files that exist: seq 0 = pending (its transaction is running),
  * else the commit sequence naming it (1 after recovery). */
@@ -202,44 +234,159 @@ static StoreBulk *bulk_start(StoreTable *t, StoreTxn *x)
     bk->first = bk->end = n;
     bk->base = trunc ? n : 0;
     bk->run_first = bk->written = trunc ? n : e - e % STORE_GROUP_ROWS;
+    bk->unread = unread_txn.x == x && unread_txn.gen == x->gen && !trunc;
     bk->next = x->bulk;
     x->bulk = bk;
     return bk;
 }
 
-/* Rows [from, to) (one store group at most) of t to w: from memory, or
- * through ref from a run when a checkpoint made the group cold meanwhile
- * (rows before the load's first were committed when it began). */
-static void write_rows(StoreTable *t, RunWriter *w, uint64_t from, uint64_t to, uint64_t base,
-                       MemArena *a, StoreRunRef **ref, StoreColdCache *cc)
+void store_txn_bulk_unread(StoreTxn *txn)
 {
-    int nc = t->ncols;
-    uint32_t n = (uint32_t)(to - from), off = (uint32_t)(from % STORE_GROUP_ROWS);
-    const StoreRowGroup *g = store__group(t, from / STORE_GROUP_ROWS);
-    Batch b = {.ncols = nc + 1, .count = n, .cols = MEM_NEW_ARRAY(a, Vector, nc + 1)};
-    int64_t *rowno = MEM_NEW_ARRAY(a, int64_t, n);
-    uint64_t *versions = MEM_NEW_ARRAY(a, uint64_t, n);
+    unread_txn.x = txn;
+    unread_txn.gen = txn ? txn->gen : 0;
+}
+
+/* Copy the bytes of refs[0..n) into one block owned by j and point refs at
+ * it; rows whose validity bit is clear (validity non-NULL) become empty. */
+static void own_strings(StoreBulkJob *j, StrRef *refs, uint32_t n, const uint64_t *validity)
+{
+    size_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        rowno[i] = (int64_t)(from + i - base);
-        versions[i] = 0;  /* recovery stamps rows with their commit, not this */
+        if (validity && !(validity[i / 64] >> (i % 64) & 1))
+            refs[i] = (StrRef){"", 0};
+        total += refs[i].len;
     }
-    for (int k = 0; k < nc; k++) {
-        const StoreChunk *ch = &g->chunks[k];
-        Vector *v = &b.cols[k];
-        const char *vals = store__chunk_values(t, ref, cc, ch, k, from - off);
-        *v = (Vector){.type = t->cols[k].type, .phys = t->phys[k],
-                      .data = (char *)vals + (size_t)off * t->width[k]};
-        if (atomic_load(&ch->zone.null_count) == 0)
+    char *buf = store__malloc(total ? total : 1);
+    store__bulk_job_own(j, buf, total);
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(buf, refs[i].ptr, refs[i].len);
+        refs[i].ptr = buf;
+        buf += refs[i].len;
+    }
+}
+
+/* A whole group of an unread load whose rows are all the load's: its
+ * non-key arrays go to job j (the chunks' data becomes NULL, as a cold
+ * group's; the run serves them once the COMMIT installs it). Key columns
+ * stay: the pk index reads them. */
+static void detach_group(StoreTable *t, StoreRowGroup *g, StoreBulkJob *j)
+{
+    pthread_mutex_lock(&t->freeze_mu);
+    for (int k = 0; k < t->ncols; k++) {
+        void *d = g->chunks[k].data;
+        if (!d || store__col_is_key(t, k))
             continue;
-        uint64_t *wv = MEM_NEW_ARRAY(a, uint64_t, VEC_VALIDITY_WORDS);
-        memset(wv, 0, sizeof(uint64_t) * VEC_VALIDITY_WORDS);
+        j->owned[j->nowned++] = d;  /* room reserved by job_build: never raises */
+        j->bytes += t->width[k] * STORE_GROUP_ROWS;
+        j->batch.cols[k].data = d;
+        __atomic_store_n(&g->chunks[k].data, NULL, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&t->freeze_mu);
+}
+
+/* Free the bytes of value-chain heap blocks that hold only detached rows
+ * of bk (rows [lo, bk->detached), lo the load's first whole group): the
+ * jobs carry copies of the strings, and no one else reads uncommitted
+ * rows. Blocks shared with earlier rows are left to the freeze at COMMIT
+ * (or a checkpoint's, which retires them). */
+static void release_detached_strings(StoreBulk *bk)
+{
+    StoreTable *t = bk->t;
+    uint64_t lo = (bk->first + STORE_GROUP_ROWS - 1) / STORE_GROUP_ROWS * STORE_GROUP_ROWS;
+    StoreHeap *h = &t->heap;
+    pthread_mutex_lock(&h->mu);
+    for (StoreHeapBlock *b = h->vals ? h->vals->prev : NULL; b; b = b->prev) {
+        if (b->row_lo == UINT64_MAX)
+            continue;
+        if (b->row_lo < lo || !b->bytes)
+            break;  /* older blocks: shared, or released by an earlier call */
+        if (b->row_hi > bk->detached || b->row_lo < h->vals_pin_rows)
+            continue;
+        free(b->bytes);
+        b->bytes = NULL;
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Vector k of job j: n values of t's column k from vals (validity from the
+ * chunk, rows off..), copied into arrays j owns. */
+static void job_copy_column(StoreBulkJob *j, const StoreTable *t, int k, const StoreChunk *ch,
+                            const void *vals, uint32_t off, uint32_t n)
+{
+    Vector *v = &j->batch.cols[k];
+    void *handed = v->data;  /* the table's own array (detach_group), else NULL */
+    *v = (Vector){.type = t->cols[k].type, .phys = t->phys[k], .data = handed};
+    if (atomic_load(&ch->zone.null_count) != 0) {
+        uint64_t *wv = store__calloc(VEC_VALIDITY_WORDS, sizeof(uint64_t));
+        store__bulk_job_own(j, wv, sizeof(uint64_t) * VEC_VALIDITY_WORDS);
         for (uint32_t i = 0; i < n; i++)
             if (ch->validity[(off + i) / 64] >> ((off + i) % 64) & 1)
                 wv[i / 64] |= UINT64_C(1) << (i % 64);
         v->validity = wv;
     }
-    b.cols[nc] = (Vector){.type = SQLTYPE(TYPE_INT8), .phys = PHYS_I64, .data = rowno};
-    run_writer_append(w, &b, versions, NULL);
+    if (!v->data) {  /* not handed over by the table: a copy */
+        size_t bytes = (size_t)n * t->width[k];
+        void *d = store__malloc(bytes ? bytes : 1);
+        store__bulk_job_own(j, d, bytes);
+        memcpy(d, (const char *)vals + (size_t)off * t->width[k], bytes);
+        v->data = d;
+    }
+    if (t->phys[k] == PHYS_STR)
+        own_strings(j, v->data, n, v->validity);
+}
+
+/* Rows [from, to) (one store group at most) of t as a job owning its data:
+ * from memory, or through ref from a run when a checkpoint made the group
+ * cold meanwhile (rows before the load's first were committed when it
+ * began). A whole group of an unread load hands its non-key arrays over. */
+static StoreBulkJob *job_build(StoreBulk *bk, uint64_t from, uint64_t to, StoreRunRef **ref,
+                               StoreColdCache *cc)
+{
+    StoreTable *t = bk->t;
+    int nc = t->ncols;
+    uint32_t n = (uint32_t)(to - from), off = (uint32_t)(from % STORE_GROUP_ROWS);
+    StoreRowGroup *g = store__group(t, from / STORE_GROUP_ROWS);
+    StoreBulkJob *j = store__bulk_job_new(nc, n, 3 * nc + 2);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        bool detach = bk->unread && off == 0 && n == STORE_GROUP_ROWS && from >= bk->first;
+        if (detach)
+            detach_group(t, g, j);
+        for (int k = 0; k < nc; k++) {
+            const void *vals = j->batch.cols[k].data
+                                   ? NULL
+                                   : store__chunk_values(t, ref, cc, &g->chunks[k], k, from - off);
+            job_copy_column(j, t, k, &g->chunks[k], vals, off, n);
+        }
+        int64_t *rowno = store__malloc(sizeof(int64_t) * n);
+        store__bulk_job_own(j, rowno, sizeof(int64_t) * n);
+        for (uint32_t i = 0; i < n; i++)
+            rowno[i] = (int64_t)(from + i - bk->base);
+        j->batch.cols[nc] = (Vector){.type = SQLTYPE(TYPE_INT8), .phys = PHYS_I64, .data = rowno};
+        if (detach) {
+            bk->detached = to;
+            release_detached_strings(bk);
+        }
+        err_pop(&jmp);
+    } else {
+        store__bulk_job_free(j);
+        err_rethrow();
+    }
+    return j;
+}
+
+/* Append j to w now (no worker thread) and free it. */
+static void job_append_now(RunWriter *w, StoreBulkJob *j)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        run_writer_append(w, &j->batch, j->versions, NULL);
+        err_pop(&jmp);
+    } else {
+        store__bulk_job_free(j);
+        err_rethrow();
+    }
+    store__bulk_job_free(j);
 }
 
 static void writer_open(StoreBulk *bk, MemArena *a)
@@ -266,7 +413,8 @@ static void writer_open(StoreBulk *bk, MemArena *a)
     bk->gen = gen;
 }
 
-/* Complete store groups loaded so far (all rows when `all`) to the writer. */
+/* Complete store groups loaded so far (all rows when `all`) to the writer:
+ * as jobs for its worker thread (inline when it has none). */
 static void writer_catch_up(StoreBulk *bk, bool all)
 {
     if (!bk->w && bk->end - bk->first < STORE_BULK_RUN_ROWS)
@@ -276,8 +424,10 @@ static void writer_catch_up(StoreBulk *bk, bool all)
     StoreColdCache cc = {.group = UINT32_MAX, .private_decode = true};
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        if (!bk->w)
+        if (!bk->w) {
             writer_open(bk, a);
+            bk->pipe = store__bulk_pipe_start(bk->w);
+        }
         while (bk->w && bk->written < bk->end) {
             uint64_t to = bk->written - bk->written % STORE_GROUP_ROWS + STORE_GROUP_ROWS;
             if (to > bk->end) {
@@ -285,9 +435,12 @@ static void writer_catch_up(StoreBulk *bk, bool all)
                     break;
                 to = bk->end;
             }
-            write_rows(bk->t, bk->w, bk->written, to, bk->base, a, &ref, &cc);
+            StoreBulkJob *j = job_build(bk, bk->written, to, &ref, &cc);
             bk->written = to;
-            mem_arena_reset(a);
+            if (bk->pipe)
+                store__bulk_pipe_put(bk->pipe, j);
+            else
+                job_append_now(bk->w, j);
         }
         err_pop(&jmp);
     } else {
@@ -333,6 +486,10 @@ static void bulk_seal_one(StoreTxn *x, StoreBulk *bk)
     bk->wal_pos = store__wal_pos(x);
     if (bk->end - bk->first >= STORE_BULK_RUN_ROWS || bk->w) {
         writer_catch_up(bk, true);
+        StoreBulkPipe *p = bk->pipe;
+        bk->pipe = NULL;
+        if (p)
+            store__bulk_pipe_finish(p);  /* every group appended; raises the worker's error */
         RunWriter *w = bk->w;
         bk->w = NULL;
         run_writer_finish(w, NULL);  /* fsync, rename, directory fsync */
@@ -406,9 +563,31 @@ void store__bulk_seal(StoreTxn *x)
     x->bulk_sealing = false;
 }
 
+/* An unread load rolled back (the undo log cut the rows back to its
+ * first): its whole groups gave their non-key arrays to the writer, so
+ * they go, as if never allocated; the next append allocates fresh ones.
+ * Nobody else reads groups past the committed rows; t's writer is still
+ * this transaction. */
+static void free_detached_groups(StoreBulk *bk)
+{
+    StoreTable *t = bk->t;
+    uint64_t g0 = (bk->first + STORE_GROUP_ROWS - 1) / STORE_GROUP_ROWS;
+    if (!bk->unread || bk->detached <= g0 * STORE_GROUP_ROWS || t->data_freed ||
+        atomic_load(&t->nrows) > g0 * STORE_GROUP_ROWS || t->ngroups <= g0)
+        return;
+    uint64_t ng = t->ngroups;
+    store__groups_free(t, g0, ng);
+    for (uint64_t g = g0; g < ng; g++)
+        __atomic_store_n(&t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG], NULL, __ATOMIC_RELEASE);
+    t->ngroups = g0;
+}
+
 static void bulk_drop(StoreBulk *bk)
 {
+    free_detached_groups(bk);
     char path[4200];
+    store__bulk_pipe_stop(bk->pipe);  /* before the writer it appends to goes */
+    bk->pipe = NULL;
     if (bk->w) {
         run_writer_abort(bk->w);
         file_set(bk->gen, UINT64_MAX);
@@ -465,8 +644,16 @@ __attribute__((noinline)) static void bulk_install_one(const StoreBulk *bk)
     bool ok = bk->run && !bk->skip && !t->data_freed && !t->dropped && !t->trunc_txn &&
               t->ncols_committed == bk->ncols && run_fits(run_first, first, runs_end(t));
     store__unlock();
-    if (!ok)
-        return;  /* the rows stay in memory; the next checkpoint writes them */
+    if (!ok) {
+        /* The rows stay in memory; the next checkpoint writes them. An
+         * unread load's groups left memory, so this must not happen to one
+         * (its table is written by nobody else until it ends); if it ever
+         * did, reads of them raise until a restart replays the run. */
+        if (bk->unread && bk->detached > bk->first && !t->data_freed && !t->dropped)
+            fprintf(stderr, "WARNING:  bulk run of \"%s\" not installed: its rows are read "
+                            "from it after a restart\n", t->name);
+        return;
+    }
     char path[4200];
     bulk_path(path, sizeof path, bk->gen, t->oid);
     ErrJmp jmp;

@@ -15,7 +15,10 @@
  * transaction only (create_txn); a DROP hides the table from its dropper
  * only (drop_txn) and takes its write lock, so nobody else writes it; at
  * commit it leaves the catalog, and its rows are freed once no scan uses
- * them. Rollback undoes both (undo log, mvcc.c). Catalog changes are not
+ * them. Rollback undoes both (undo log, mvcc.c). A second CREATE of a
+ * name another transaction is creating (table, view or sequence) waits
+ * for that transaction's end, then goes ahead or raises PostgreSQL's 23505
+ * (relation_insert). Catalog changes are not
  * snapshot-versioned: a committed CREATE/DROP is seen by every statement
  * that starts after it, also inside a REPEATABLE READ transaction.
  *
@@ -188,16 +191,68 @@ static void cat_validate(uint32_t dboid, const char *schema, int ncols, const St
     }
 }
 
-/* Insert t into the catalog unless a visible table has its name. */
-static void cat_insert(StoreTable *t, const StoreTxn *cur)
+static uint32_t (*cat_nsp_oid_fn)(const char *schema);
+
+void store_set_namespace_oid_fn(uint32_t (*fn)(const char *schema)) { cat_nsp_oid_fn = fn; }
+
+/* A second CREATE of a relation name whose first creator committed while
+ * the second waited: PostgreSQL's unique index of pg_type (both relations
+ * have a row type: tables, views) or else of pg_class reports it. */
+_Noreturn void store__raise_relname_taken(const char *schema, const char *name, bool type_index)
+{
+    uint32_t nsp = cat_nsp_oid_fn ? cat_nsp_oid_fn(schema) : 0;
+    ErrorData *e = err_begin(ERRCODE_UNIQUE_VIOLATION);
+    const char *index = type_index ? "pg_type_typname_nsp_index" : "pg_class_relname_nsp_index";
+    err_message(e, "duplicate key value violates unique constraint \"%s\"", index);
+    err_detail(e, "Key (%s, %s)=(%s, %u) already exists.", type_index ? "typname" : "relname",
+               type_index ? "typnamespace" : "relnamespace", name, nsp);
+    snprintf(e->schema_name, sizeof e->schema_name, "pg_catalog");
+    snprintf(e->table_name, sizeof e->table_name, "%s", type_index ? "pg_type" : "pg_class");
+    snprintf(e->constraint_name, sizeof e->constraint_name, "%s", index);
+    err_throw();
+}
+
+/* Another transaction's uncommitted table or view named schema.name (its
+ * id in *id), NULL when none. Caller holds catalog_lock. */
+static StoreTxn *cat_creator(uint32_t dboid, const char *schema, const char *name,
+                             const StoreTxn *cur, uint64_t *id)
+{
+    for (int i = 0; i < cat_ntables; i++) {
+        const StoreTable *o = cat_tables[i];
+        if (o->create_txn && o->create_txn != cur && o->dboid == dboid &&
+            strcmp(o->name, name) == 0 && strcmp(o->schema, schema) == 0) {
+            *id = o->create_txn->id;
+            return o->create_txn;
+        }
+    }
+    return NULL;
+}
+
+StoreTxn *store__relname_creator(uint32_t dboid, const char *schema, const char *name,
+                                 const StoreTxn *cur, uint64_t *id)
+{
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    StoreTxn *o = cat_creator(dboid, schema, name, cur, id);
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    return o;
+}
+
+/* Insert t into the catalog unless a visible table has its name (42P07;
+ * 23505 when `waited` for its creator) or another transaction is creating
+ * one (false, *owner and *owner_id set: the caller waits for its end and
+ * tries again, as PostgreSQL's second CREATE waits on the catalog's unique
+ * index). */
+static bool cat_insert(StoreTable *t, const StoreTxn *cur, bool waited, StoreTxn **owner,
+                       uint64_t *owner_id)
 {
     pthread_rwlock_wrlock(&store_g.catalog_lock);
-    bool exists = cat_find(t->dboid, t->schema, t->name, cur) >= 0;
-    /* Another transaction's uncommitted table of that name counts too. */
-    for (int i = 0; i < cat_ntables && !exists; i++) {
-        const StoreTable *o = cat_tables[i];
-        exists = o->dboid == t->dboid && strcmp(o->name, t->name) == 0 &&
-                 strcmp(o->schema, t->schema) == 0 && o->drop_txn != cur;
+    int found = cat_find(t->dboid, t->schema, t->name, cur);
+    bool exists = found >= 0;
+    bool typed = exists && cat_tables[found]->create_txn == NULL;   /* a table or view */
+    *owner = exists ? NULL : cat_creator(t->dboid, t->schema, t->name, cur, owner_id);
+    if (*owner) {
+        pthread_rwlock_unlock(&store_g.catalog_lock);
+        return false;
     }
     bool grown = true;
     if (!exists && cat_ntables == cat_cap) {
@@ -217,13 +272,59 @@ static void cat_insert(StoreTable *t, const StoreTxn *cur)
     }
     pthread_rwlock_unlock(&store_g.catalog_lock);
     if (exists || !grown) {
-        const char *name = t->name;
-        char copy[STORE_NAME_MAX * 2];
-        snprintf(copy, sizeof copy, "%s", name);
+        char copy[STORE_NAME_MAX * 2], schema[STORE_NAME_MAX * 2];
+        snprintf(copy, sizeof copy, "%s", t->name);
+        snprintf(schema, sizeof schema, "%s", t->schema);
         store__table_free(t);
+        if (exists && waited)
+            store__raise_relname_taken(schema, copy, typed);
         if (exists)
             err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", copy);
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    return true;
+}
+
+/* cat_insert (42P07 also for a sequence of t's name: one namespace),
+ * first waiting for every other transaction creating a table, view or
+ * sequence of t's name (store__txn_wait_txn: 40P01, cancel,
+ * lock_timeout); after such a wait a committed one is 23505 (pg_type's
+ * index between two relations with row types, pg_class's with a
+ * sequence), a rolled back one lets t in. Frees t when it raises. */
+__attribute__((noinline)) static void relation_wait(StoreTable *t, StoreTxn *x, StoreTxn *o,
+                                                   uint64_t id)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__txn_wait_txn(x, o, id);
+        err_pop(&jmp);
+    } else {
+        store__table_free(t);
+        err_rethrow();
+    }
+}
+
+static void relation_insert(StoreTable *t, StoreTxn *x)
+{
+    bool waited = false;
+    for (;;) {
+        uint64_t id = 0;
+        /* One namespace (not enforced on replay: a data directory from
+         * before it was may hold a view named like a sequence). */
+        if (!store_g.replaying && store__seq_exists(t->dboid, t->schema, t->name)) {
+            char name[STORE_NAME_MAX * 2], schema[STORE_NAME_MAX * 2];
+            snprintf(name, sizeof name, "%s", t->name);
+            snprintf(schema, sizeof schema, "%s", t->schema);
+            store__table_free(t);
+            if (waited)
+                store__raise_relname_taken(schema, name, false);
+            err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+        }
+        StoreTxn *o = store__seq_creator(t->dboid, t->schema, t->name, x, &id);
+        if (!o && cat_insert(t, x, waited, &o, &id))
+            return;
+        relation_wait(t, x, o, id);
+        waited = true;
     }
 }
 
@@ -254,7 +355,7 @@ StoreTable *store__relation_create_oid(uint32_t dboid, uint32_t oid, const char 
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     }
     t->create_txn = x;
-    cat_insert(t, x);
+    relation_insert(t, x);
     store__undo_push(x, (StoreUndo){.kind = UNDO_CREATE_TABLE, .table = t});
     store__wal_create_table(x, t, t->ncols);
     return t;

@@ -16,6 +16,9 @@
  * commit is published (store__wal_commit), so a checkpoint, which waits for
  * every written commit to be published, never misses one.
  *
+ * Committed statistics also bump a counter (store_stats_epoch) by which
+ * cached plans notice that the planner might now choose differently.
+ *
  * The modules decide visibility themselves: an object changed by a running
  * transaction carries that transaction (create_txn / drop_txn / alter_txn)
  * and shows its new state to it only.
@@ -44,12 +47,21 @@ void store__cat_push(StoreTxn *x, StoreCatKind kind, void *obj, void *saved, uin
     x->cat_undo[x->ncat_undo++] = (StoreCatUndo){kind, pos, obj, saved};
 }
 
+/* Bumped after committed statistics are installed (store_stats_epoch). */
+static _Atomic uint64_t stats_epoch = 1;
+
+uint64_t store_stats_epoch(void) { return atomic_load(&stats_epoch); }
+
 static void entry_end(StoreCatUndo *u, StoreTxn *x, bool commit)
 {
     switch (u->kind) {
     case CAT_ROLE: store__role_cat_end(u->obj, u->saved, x, commit); break;
     case CAT_SEQ: store__seq_cat_end(u->obj, u->saved, x, commit); break;
-    case CAT_STATS: store__stats_cat_end(u->obj, u->saved, x, commit); break;
+    case CAT_STATS:
+        store__stats_cat_end(u->obj, u->saved, x, commit);
+        if (commit)   /* after the install: a plan made at the new value sees them */
+            atomic_fetch_add(&stats_epoch, 1);
+        break;
     }
     free(u->saved);
     u->saved = NULL;

@@ -221,6 +221,7 @@ int store_txn_savepoint(StoreTxn *x)
 void store_txn_release(StoreTxn *x, int level)
 {
     ERR_ASSERT(level >= 1 && level <= x->nsaves);
+    store__txn_refs_release(x, level);   /* txn.c: its locks pass to the level below */
     x->nsaves = level - 1;
 }
 
@@ -230,6 +231,7 @@ void store_txn_rollback_to(StoreTxn *x, int level)
     StoreSavepointMark m = x->saves[level - 1];
     store__undo_rollback(x, m.nundo);
     store__wal_cut(x, m.wal_len);
+    store__txn_refs_rollback_to(x, level);   /* txn.c: locks taken after it end */
     x->nsaves = level;
 }
 

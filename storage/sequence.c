@@ -443,12 +443,46 @@ static void committed_image(const StoreSeq *s, StoreSeq *out)
     }
 }
 
+/* The end of wait_ddl's next sleep in *ts: 100 ms from now (to notice a
+ * cancel), or the lock_timeout deadline (*deadline, set at the first call;
+ * tv_sec -1 = no timeout) when nearer. False once the deadline passed. */
+static bool seq_wait_deadline(const StoreTxn *me, struct timespec *deadline, struct timespec *ts)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (deadline->tv_sec == 0) {
+        int ms = store__txn_lock_timeout(me);
+        *deadline = now;
+        deadline->tv_sec = ms > 0 ? now.tv_sec + ms / 1000 : -1;
+        deadline->tv_nsec += (long)(ms % 1000) * 1000000L;
+        if (deadline->tv_nsec >= 1000000000L) {
+            deadline->tv_sec++;
+            deadline->tv_nsec -= 1000000000L;
+        }
+    } else if (deadline->tv_sec > 0 && (now.tv_sec > deadline->tv_sec ||
+                                        (now.tv_sec == deadline->tv_sec &&
+                                         now.tv_nsec >= deadline->tv_nsec))) {
+        return false;
+    }
+    *ts = now;
+    ts->tv_nsec += 100 * 1000 * 1000;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+    if (deadline->tv_sec > 0 && (deadline->tv_sec < ts->tv_sec ||
+                                 (deadline->tv_sec == ts->tv_sec && deadline->tv_nsec < ts->tv_nsec)))
+        *ts = *deadline;
+    return true;
+}
+
 /* Other transactions' nextval/setval wait while a DROP or ALTER of the
  * sequence is pending (PostgreSQL's lock conflict), waking every 100 ms to
  * honour a cancel. Returns the sequence (raises when it went away). */
 static StoreSeq *wait_ddl(uint32_t oid)
 {
     StoreTxn *me = store__txn_current();
+    struct timespec deadline = {0};   /* lock_timeout, from the first sleep */
     pthread_mutex_lock(&seq_list_mu);
     for (;;) {
         StoreSeq *s = find_oid_locked(oid);
@@ -461,13 +495,11 @@ static StoreSeq *wait_ddl(uint32_t oid)
             pthread_mutex_unlock(&seq_list_mu);
             return s;
         }
+        pthread_mutex_unlock(&seq_list_mu);
         struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000 * 1000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
+        if (!seq_wait_deadline(me, &deadline, &ts))
+            store__raise_lock_timeout();
+        pthread_mutex_lock(&seq_list_mu);
         pthread_cond_timedwait(&seq_cond, &seq_list_mu, &ts);
         pthread_mutex_unlock(&seq_list_mu);
         err_check_interrupts();
@@ -656,6 +688,67 @@ static bool apply_create(StoreSeq *s, StoreTxn *x, void *arg, SeqBuf *rec, SeqIm
     return true;
 }
 
+/* Another transaction creating a sequence schema.name (seq_list_mu held). */
+static StoreTxn *seq_creator_locked(uint32_t dboid, const char *schema, const char *name,
+                                    const StoreTxn *me, uint64_t *id)
+{
+    for (int i = 0; i < nseqs; i++) {
+        const StoreSeq *s = seqs[i];
+        if (!s->dead && s->create_txn && s->create_txn != me && s->dboid == dboid &&
+            strcmp(s->schema, schema) == 0 && strcmp(s->name, name) == 0) {
+            *id = s->create_txn->id;
+            return s->create_txn;
+        }
+    }
+    return NULL;
+}
+
+StoreTxn *store__seq_creator(uint32_t dboid, const char *schema, const char *name,
+                             const StoreTxn *me, uint64_t *id)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    StoreTxn *o = seq_creator_locked(dboid, schema, name, me, id);
+    pthread_mutex_unlock(&seq_list_mu);
+    return o;
+}
+
+bool store__seq_exists(uint32_t dboid, const char *schema, const char *name)
+{
+    pthread_mutex_lock(&seq_list_mu);
+    bool found = find_name_locked(dboid, schema, name) != NULL;
+    pthread_mutex_unlock(&seq_list_mu);
+    return found;
+}
+
+/* CREATE SEQUENCE's name check: 42P07 for a relation of the name; while
+ * another transaction creates one (sequence, table or view), wait for its
+ * end as PostgreSQL's second insertion into pg_class's unique index does:
+ * then 23505 if it committed, go ahead if it rolled back. */
+static void seq_name_check(uint32_t db, const char *schema, const char *name, StoreTxn *me)
+{
+    bool waited = false;
+    for (;;) {
+        uint64_t id = 0;
+        pthread_mutex_lock(&seq_list_mu);
+        bool exists = find_name_locked(db, schema, name) != NULL;
+        StoreTxn *o = exists ? NULL : seq_creator_locked(db, schema, name, me, &id);
+        pthread_mutex_unlock(&seq_list_mu);
+        if (!exists && !o) {
+            exists = store_relation_lookup(schema, name) != NULL;
+            if (!exists)
+                o = store__relname_creator(db, schema, name, me, &id);
+        }
+        if (exists && waited)
+            store__raise_relname_taken(schema, name, false);
+        if (exists)
+            err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+        if (!o)
+            return;
+        store__txn_wait_txn(me, o, id);
+        waited = true;
+    }
+}
+
 uint32_t store_seq_create(const char *schema, const char *name, const StoreSeqDef *def)
 {
     if (strlen(name) >= STORE_NAME_MAX)
@@ -664,15 +757,7 @@ uint32_t store_seq_create(const char *schema, const char *name, const StoreSeqDe
         err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
     uint32_t db = store__session_db();
     StoreTxn *me = store__txn_current();
-    pthread_mutex_lock(&seq_list_mu);
-    bool exists = find_name_locked(db, schema, name) != NULL;
-    for (int i = 0; i < nseqs && !exists; i++)   /* another transaction creating it */
-        exists = !seqs[i]->dead && seqs[i]->create_txn && seqs[i]->create_txn != me &&
-                 seqs[i]->dboid == db && strcmp(seqs[i]->schema, schema) == 0 &&
-                 strcmp(seqs[i]->name, name) == 0;
-    pthread_mutex_unlock(&seq_list_mu);
-    if (exists || store_table_lookup(schema, name))
-        err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+    seq_name_check(db, schema, name, me);
     uint32_t oid = store__catalog_max_oid();
     StoreSeq *s = seq_add(oid, db, schema, name, def, def->start, false);
     ErrJmp jmp;

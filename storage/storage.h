@@ -266,6 +266,16 @@ bool store_txn_has_writes(const StoreTxn *txn);
  * returns once its WAL records are written, without waiting for the fsync
  * (a crash may lose it, never half of it). */
 void store_txn_set_synchronous_commit(StoreTxn *txn, bool on);
+/* The session's settings the store reads while txn runs (NULL: the server
+ * defaults): lock_timeout (ms, 0 = none) at every lock wait — a wait longer
+ * than it raises 55P03 canceling statement due to lock timeout. g must
+ * outlive txn. */
+struct GucSet;
+void store_txn_set_settings(StoreTxn *txn, const struct GucSet *g);
+/* How the executor numbers schemas (pg_namespace.oid), for the store's
+ * errors that show one: a second CREATE of a name whose first creator
+ * committed meanwhile (23505, "Key (typname, typnamespace)=(t, 2200) ..."). */
+void store_set_namespace_oid_fn(uint32_t (*fn)(const char *schema));
 /* Start of a statement: READ COMMITTED takes a fresh snapshot; REPEATABLE
  * READ takes its snapshot at the first statement and keeps it. Scans begun
  * without a statement having started take a snapshot at store_scan_begin
@@ -329,6 +339,12 @@ void store_table_truncate(StoreTable *t, StoreTxn *txn);
  * after the transaction's TRUNCATE of it) writes its rows into a run file
  * and logs one small record at commit instead of the rows (storage/bulk.c). */
 void store_table_bulk_load(StoreTable *t, StoreTxn *txn, const Batch *batch);
+/* The statement about to run in txn (on this thread) is txn's last, and
+ * nothing reads the rows it bulk-loads before txn ends (an autocommit
+ * COPY): such a load's written store groups leave memory at once (their
+ * non-key data is read from the run after COMMIT), so its memory does not
+ * grow with the rows. Ends with txn. */
+void store_txn_bulk_unread(StoreTxn *txn);
 
 /* ---- ALTER TABLE ---- */
 /* ADD COLUMN (42701 column "x" of relation "t" already exists). Existing rows
@@ -354,6 +370,11 @@ void store_table_analyze(StoreTable *t, StoreTxn *txn);
 /* Statistics of the last ANALYZE; false when never analyzed. *rows the row
  * count then. */
 bool store_table_stats(StoreTable *t, int col, StoreColumnStats *out, uint64_t *rows);
+/* A counter that grows whenever an ANALYZE's statistics are committed (of
+ * any table): a plan made when it was lower may now be chosen differently
+ * (protocol/extended.c re-plans a prepared statement then, as PostgreSQL's
+ * plan cache after an ANALYZE). */
+uint64_t store_stats_epoch(void);
 
 /* ---- sequences (storage/sequence.c; issue 4) ----
  * Relations of their own kind, per database, named in the same namespace as

@@ -302,6 +302,9 @@ typedef struct StoreTxnRef {
     int nscans;
     bool writing;
     StoreHeapMark heap_mark;  /* heap position at the first append */
+    int level;                /* savepoints open when made / writing began / the */
+    int write_level;          /* exclusive lock was granted: ROLLBACK TO one of */
+    int excl_level;           /* them releases what came after (txn.c) */
 } StoreTxnRef;
 
 struct StoreTxn {
@@ -340,6 +343,7 @@ struct StoreTxn {
     struct StoreCatUndo *cat_undo;  /* catalog_txn.c: roles, sequences, statistics changed */
     int ncat_undo, cap_cat_undo;
     struct StoreFetchArenas *fetch;  /* mvcc.c: strings handed out by store_row_fetch */
+    const struct GucSet *guc; /* session settings (lock_timeout), NULL = server defaults */
 };
 
 struct StoreScan {
@@ -498,6 +502,28 @@ void store__txn_wait_alter(StoreTxn *me, StoreTable *t);
  * PostgreSQL's wait on a row's xmax. Raises 40P01 when owner waits for me,
  * 57014 on cancel. The caller then looks the object up again. */
 void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id);
+/* lock_timeout of x's session in ms (0 = none; x NULL: the server
+ * default), and its error: 55P03 canceling statement due to lock timeout. */
+int store__txn_lock_timeout(const StoreTxn *x);
+_Noreturn void store__raise_lock_timeout(void);
+/* Savepoints and table locks (mvcc.c's store_txn_release/_rollback_to):
+ * locks taken inside a released savepoint belong to the level below; a
+ * ROLLBACK TO savepoint `level` releases the table references, write locks
+ * and exclusive locks first taken after it (PostgreSQL's subtransaction
+ * locks), except references with scans still open. */
+void store__txn_refs_release(StoreTxn *x, int level);
+void store__txn_refs_rollback_to(StoreTxn *x, int level);
+/* A second CREATE of a relation name (catalog.c, sequence.c): another
+ * transaction creating a table or view / a sequence of that name (its id
+ * in *id; NULL when none); whether a sequence of it exists for the caller;
+ * PostgreSQL's 23505 for a name whose creator committed while the second
+ * CREATE waited (pg_type's index when both have row types, else pg_class's). */
+StoreTxn *store__relname_creator(uint32_t dboid, const char *schema, const char *name,
+                                 const StoreTxn *cur, uint64_t *id);
+StoreTxn *store__seq_creator(uint32_t dboid, const char *schema, const char *name,
+                             const StoreTxn *me, uint64_t *id);
+bool store__seq_exists(uint32_t dboid, const char *schema, const char *name);
+_Noreturn void store__raise_relname_taken(const char *schema, const char *name, bool type_index);
 /* The calling thread's active transaction (last begun), NULL when none. */
 StoreTxn *store__txn_current(void);
 void store__txn_free_all(void);

@@ -23,7 +23,14 @@
  * Waits (for a write lock, for ACCESS EXCLUSIVE, behind a queued one, or
  * for another transaction's end: store__txn_wait_txn, roles and sequences)
  * sleep on one condition variable, broadcast whenever a lock, a scan or a
- * transaction ends, and wake every 100 ms to notice a query cancel.
+ * transaction ends, and wake every 100 ms to notice a query cancel — or
+ * at the wait's lock_timeout deadline (read from the session's settings at
+ * its first sleep; then 55P03, as PostgreSQL's per-wait timer).
+ *
+ * Savepoints: each reference remembers the savepoint level at which it was
+ * made, began writing and got its exclusive lock; ROLLBACK TO releases what
+ * came after the savepoint, RELEASE hands it to the enclosing level
+ * (PostgreSQL's subtransaction locks).
  *
  * Deadlocks: a waiting transaction records what it waits for; before
  * sleeping it follows "waits for" edges (a writer waits for the table's
@@ -111,6 +118,7 @@ StoreTxn *store_txn_begin(void)
     x->next_free = NULL;
     x->bulk = NULL;
     x->bulk_sealing = false;
+    x->guc = NULL;
     store__lock();
     txn_link_live(x);
     store__unlock();
@@ -150,7 +158,7 @@ static StoreTxnRef *txn_ref_get(StoreTxn *x, StoreTable *t)
     StoreTxnRef *r = txn_ref_find(x, t);
     if (!r) {
         r = &x->refs[x->nrefs++];
-        *r = (StoreTxnRef){.table = t};
+        *r = (StoreTxnRef){.table = t, .level = x->nsaves};
     }
     return r;
 }
@@ -211,17 +219,68 @@ static bool interrupt_pending(void)
     return err_interrupt_flag && atomic_load(err_interrupt_flag) != ERR_INTERRUPT_NONE;
 }
 
-/* Sleep on the condition variable for at most 100 ms. Lock held. */
-static void txn_sleep(void)
+void store_txn_set_settings(StoreTxn *x, const GucSet *g) { x->guc = g; }
+
+int store__txn_lock_timeout(const StoreTxn *x)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 100 * 1000 * 1000;
-    if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
+    if (!guc_canonical_name("lock_timeout"))
+        return 0;
+    return guc_get_int(x ? x->guc : NULL, "lock_timeout");
+}
+
+_Noreturn void store__raise_lock_timeout(void)
+{
+    err_raise(ERRCODE_LOCK_NOT_AVAILABLE, "canceling statement due to lock timeout");
+}
+
+static void ts_add_ms(struct timespec *ts, long ms)
+{
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
     }
+}
+
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* One lock wait of `me`: lock_timeout counts from its first sleep, as
+ * PostgreSQL's timer armed when a backend starts sleeping on a lock. */
+typedef struct LockWait {
+    const StoreTxn *me;
+    bool armed;                 /* deadline read (at the first sleep) */
+    bool timed;                 /* lock_timeout > 0 */
+    struct timespec deadline;
+} LockWait;
+
+/* Sleep on the condition variable for at most 100 ms (to notice a cancel),
+ * or until the wait's deadline. Lock held. False, without sleeping, once
+ * lock_timeout has passed: the caller cleans up, unlocks and raises
+ * store__raise_lock_timeout. The setting is read at the first sleep only
+ * (not per lock request: UPDATE asks for its table's lock per row). */
+static bool txn_sleep(LockWait *w)
+{
+    struct timespec now, ts;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (!w->armed) {
+        int ms = store__txn_lock_timeout(w->me);
+        w->armed = true;
+        w->timed = ms > 0;
+        w->deadline = now;
+        ts_add_ms(&w->deadline, ms);
+    } else if (w->timed && !ts_before(&now, &w->deadline)) {
+        return false;
+    }
+    ts = now;
+    ts_add_ms(&ts, 100);
+    if (w->timed && ts_before(&w->deadline, &ts))
+        ts = w->deadline;
     pthread_cond_timedwait(&store_g.cond, &store_g.lock, &ts);
+    return true;
 }
 
 static _Noreturn void raise_deadlock(const StoreTable *t)
@@ -237,6 +296,7 @@ static _Noreturn void raise_deadlock(const StoreTable *t)
 void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
 {
     txn_ref_reserve(x);
+    LockWait w = {.me = x};
     store__lock();
     for (;;) {
         if (t->dropped || __atomic_load_n(&t->drop_txn, __ATOMIC_RELAXED) == x) {
@@ -253,12 +313,17 @@ void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
             err_check_interrupts();
             raise_deadlock(t);
         }
-        txn_sleep();
+        bool slept = txn_sleep(&w);
         x->waiting_on = NULL;
+        if (!slept) {
+            store__unlock();
+            store__raise_lock_timeout();
+        }
     }
     StoreTxnRef *r = txn_ref_get(x, t);
     if (!r->writing) {
         r->writing = true;
+        r->write_level = x->nsaves;
         r->heap_mark = store__heap_mark(&t->heap);
         __atomic_store_n(&t->writer, x, __ATOMIC_RELAXED);
     }
@@ -269,6 +334,7 @@ void store__txn_scan_register(StoreTxn *x, StoreTable *t)
 {
     if (x)
         txn_ref_reserve(x);
+    LockWait w = {.me = x};
     store__lock();
     if (t->dropped || (x && __atomic_load_n(&t->drop_txn, __ATOMIC_RELAXED) == x)) {
         store__unlock();
@@ -288,9 +354,13 @@ void store__txn_scan_register(StoreTxn *x, StoreTable *t)
             err_check_interrupts();
             raise_deadlock(t);
         }
-        txn_sleep();
+        bool slept = txn_sleep(&w);
         x->waiting_on = NULL;
         x->waiting_scan = false;
+        if (!slept) {
+            store__unlock();
+            store__raise_lock_timeout();
+        }
         if (t->dropped) {
             store__unlock();
             err_raise(ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", t->name);
@@ -396,7 +466,10 @@ static void excl_dequeue(StoreTxn *me, StoreTable *t)
 static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool truncate)
 {
     txn_ref_reserve(me);
+    LockWait w = {.me = me};
     store__lock();
+    /* Already granted (TRUNCATE, then DROP): its savepoint level stays. */
+    bool held = t->excl_txn == me && !t->dropping;
     for (;;) {
         StoreTxnRef *mine = txn_ref_find(me, t);
         bool gone = t->dropped || __atomic_load_n(&t->drop_txn, __ATOMIC_RELAXED) == me;
@@ -419,16 +492,23 @@ static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool t
             err_check_interrupts();
             raise_deadlock(t);
         }
-        txn_sleep();
+        if (!txn_sleep(&w)) {
+            excl_dequeue(me, t);
+            store__unlock();
+            store__raise_lock_timeout();
+        }
         me->waiting_on = NULL;
         me->waiting_drop = false;
     }
     StoreTxnRef *r = txn_ref_get(me, t);
     if (!r->writing) {
         r->writing = true;
+        r->write_level = me->nsaves;
         r->heap_mark = store__heap_mark(&t->heap);
         __atomic_store_n(&t->writer, me, __ATOMIC_RELAXED);
     }
+    if (!held)
+        r->excl_level = me->nsaves;
     t->dropping = false;  /* granted: t->excl_txn == me until me ends */
     if (truncate)
         t->trunc_txn = me;
@@ -461,6 +541,7 @@ static _Noreturn void raise_txn_deadlock(void)
 
 void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id)
 {
+    LockWait w = {.me = me};
     store__lock();
     while (owner->active && owner->id == owner_id) {
         if (me) {
@@ -479,18 +560,23 @@ void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id)
             store__lock();
             continue;
         }
-        txn_sleep();
+        bool slept = txn_sleep(&w);
         if (me)
             me->waiting_for = NULL;
+        if (!slept) {
+            store__unlock();
+            store__raise_lock_timeout();
+        }
     }
     store__unlock();
 }
 
 void store__txn_wait_notxn_scans(StoreTable *t)
 {
+    LockWait w = {.armed = true};   /* a checkpoint's short pin: no lock_timeout */
     store__lock();
     while (t->nscans_notxn > 0)
-        txn_sleep();
+        txn_sleep(&w);
     store__unlock();
 }
 
@@ -615,6 +701,62 @@ static void txn_end(StoreTxn *x, bool commit)
     x->next_free = store_g.free_txns;
     store_g.free_txns = x;
     store__unlock();
+}
+
+/* RELEASE SAVEPOINT `level`: what was taken inside it now belongs to the
+ * enclosing level, as PostgreSQL's subtransaction locks pass to the parent
+ * (a later ROLLBACK TO an outer savepoint still releases them). */
+void store__txn_refs_release(StoreTxn *x, int level)
+{
+    store__lock();
+    for (int i = 0; i < x->nrefs; i++) {
+        StoreTxnRef *r = &x->refs[i];
+        if (r->level >= level)
+            r->level = level - 1;
+        if (r->write_level >= level)
+            r->write_level = level - 1;
+        if (r->excl_level >= level)
+            r->excl_level = level - 1;
+    }
+    store__unlock();
+}
+
+/* ROLLBACK TO savepoint `level`, after the undo log rolled back what came
+ * after it: the exclusive locks and write locks granted after it end, and
+ * the references made after it go unless a scan still uses them (an open
+ * cursor's). A DROP or TRUNCATE waiting for them then goes ahead. */
+void store__txn_refs_rollback_to(StoreTxn *x, int level)
+{
+    int kept = 0;
+    store__lock();
+    for (int i = 0; i < x->nrefs; i++) {
+        StoreTxnRef r = x->refs[i];
+        StoreTable *t = r.table;
+        bool excl = t->excl_txn == x && !t->dropping;
+        if (excl && r.excl_level >= level) {
+            t->excl_txn = NULL;
+            excl = false;
+        }
+        if (r.writing && r.write_level >= level) {
+            r.writing = false;
+            if (t->writer == x)
+                __atomic_store_n(&t->writer, NULL, __ATOMIC_RELAXED);
+        }
+        /* Kept ones move to the front in order; the released ones end up
+         * in [kept, n), read below for dropped tables to free. */
+        x->refs[i] = r;
+        if (r.level < level || r.nscans > 0 || r.writing || excl) {
+            x->refs[i] = x->refs[kept];
+            x->refs[kept++] = r;
+        }
+    }
+    int n = x->nrefs;
+    x->nrefs = kept;
+    pthread_cond_broadcast(&store_g.cond);
+    store__unlock();
+    for (int i = kept; i < n; i++)
+        if (x->refs[i].table->free_when_unused)
+            free_unused_dropped(x->refs[i].table);
 }
 
 void store_txn_commit(StoreTxn *txn) { txn_end(txn, true); }
