@@ -268,12 +268,19 @@ static void stats_add(const ParWorker *w, const ExecShared *leader)
     }
 }
 
-static bool pipe_drive(ExecPipeline *p, ParRun *r, uint64_t max_batches, uint64_t *sunk, ParPart *part)
+/* Where a sample's time went: reading and filtering, and the sink. */
+typedef struct ParTiming {
+    double input_ms, sink_ms;
+} ParTiming;
+
+static bool pipe_drive(ExecPipeline *p, ParRun *r, uint64_t max_batches, uint64_t *sunk, ParPart *part,
+                       ParTiming *tm)
 {
     Batch *b;
-    bool meas = p->source->q->shared->stats != NULL;
+    bool meas = p->source->q->shared->stats != NULL || tm != NULL;
     for (uint64_t n = 0; n < max_batches; n++) {
         double t0 = meas ? now_ms() : 0;
+        double tin = t0;
         if (atomic_load_explicit(&r->abort, memory_order_relaxed) || !p->source->next(p->source, &b))
             return true;
         account(p->source, b, t0);
@@ -290,9 +297,15 @@ static bool pipe_drive(ExecPipeline *p, ParRun *r, uint64_t max_batches, uint64_
             part_filter(part, b);
         if (b != NULL && b->count > 0) {
             t0 = meas ? now_ms() : 0;
+            if (tm)
+                tm->input_ms += t0 - tin;
             p->sink->sink(p->sink, b);
             account(p->sink, NULL, t0);
+            if (tm)
+                tm->sink_ms += now_ms() - t0;
             *sunk += b->count;
+        } else if (tm) {
+            tm->input_ms += now_ms() - tin;
         }
     }
     return false;
@@ -313,27 +326,51 @@ static void stats_mode(ParRun *r, const ExecOp *sink, const char *mode)
 
 /*
  * How to spread an aggregation, judged on its first PAR_SAMPLE_BATCHES row
- * groups, which the leader aggregates alone. Sharing morsels ends with a
- * serial merge of every worker group (and DISTINCT pair) into the leader's
- * table, which costs about what grouping the same rows cost: where nearly
- * every row makes a group of its own (ClickBench Q32: 10M groups in 10M
- * rows) two threads did the grouping twice over, in twice the fresh memory
- * (1.3 s on one thread became 3.7 s on two). So morsels only when the
- * sample made at most one group (or DISTINCT pair) per PAR_MIN_REDUCTION
- * rows — groups grow more slowly than rows, so the whole input reduces at
- * least as well — or when few rows passed the filters; otherwise the
- * caller partitions (run_partitioned). true when the sample ended the
- * scan (nothing is left to share).
+ * groups, which the leader aggregates alone (timed: reading and filtering
+ * them, and the aggregate's own work).
+ *
+ * Sharing morsels halves both, then merges every worker group (and
+ * DISTINCT pair) into the leader's table, serially, at about what grouping
+ * a row cost; partitioning halves only the aggregate's work (every thread
+ * reads and hashes every row) but merges nothing. With a sample whose
+ * groups per row sunk is g, reading costs I and the aggregate S, the merge
+ * costs about S * g of the input's share and partitioning about I plus
+ * hashing every row's keys once more (about I / 2 for integers, S / 2
+ * when a key is a string): partition when 1.5 * I (+ S / 2) < S * g.
+ * ClickBench, one run each way at 10M: Q32 (10M groups in 10M rows: g ≈ 1,
+ * S >> I) and Q4/Q8/Q15 (UserID keys) partition; Q10 (MobilePhoneModel <>
+ * '' keeps 14% of the rows: I >> S * g) and Q5 (count(DISTINCT
+ * SearchPhrase): 300 ms partitioned, 220 ms sharing morsels) share
+ * morsels. A sample with at most one
+ * group per PAR_MIN_REDUCTION rows, or with few rows left after the
+ * filters, always shares morsels. true when the sample ended the scan
+ * (nothing is left to share); *partition otherwise.
  */
 #define PAR_SAMPLE_BATCHES 64
 #define PAR_MIN_REDUCTION 16
-static bool agg_sample(ExecPipeline *p, ParRun *r, bool *parallel)
+
+/* Whether a key partitioning would hash is a string (GROUP BY keys, or the
+ * DISTINCT argument without GROUP BY). */
+static bool agg_string_keys(const PlanNode *agg)
+{
+    for (int k = 0; k < agg->ngroups; k++)
+        if (type_phys(agg->group_exprs[k]->type) == PHYS_STR)
+            return true;
+    const Expr *d = agg->ngroups == 0 ? exec__agg_distinct_key(agg) : NULL;
+    return d != NULL && type_phys(d->type) == PHYS_STR;
+}
+static bool agg_sample(ExecPipeline *p, ParRun *r, bool *partition)
 {
     uint64_t sunk = 0;
-    if (pipe_drive(p, r, PAR_SAMPLE_BATCHES, &sunk, NULL))
+    ParTiming tm = {0, 0};
+    if (pipe_drive(p, r, PAR_SAMPLE_BATCHES, &sunk, NULL, &tm))
         return true;
     uint64_t groups = exec__agg_groups(p->sink);
-    *parallel = sunk < 4 * VEC_CAPACITY || groups * PAR_MIN_REDUCTION <= sunk;
+    if (sunk < 4 * VEC_CAPACITY || groups * PAR_MIN_REDUCTION <= sunk)
+        *partition = false;
+    else
+        *partition = 1.5 * tm.input_ms + (agg_string_keys(p->sink->node) ? tm.sink_ms / 2 : 0) <
+                     tm.sink_ms * (double)groups / (double)sunk;
     return false;
 }
 
@@ -347,7 +384,7 @@ static void *worker_main(void *arg)
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         uint64_t sunk = 0;
-        pipe_drive(&w->pipe, r, UINT64_MAX, &sunk, w->part);
+        pipe_drive(&w->pipe, r, UINT64_MAX, &sunk, w->part, NULL);
         err_pop(&jmp);
     } else {
         w->error = *err_current();
@@ -524,7 +561,7 @@ static void run_partitioned(ParRun *r, ExecPipeline *p, bool by_distinct)
     ParPart *part = part_new(q, r, nparts, 0);
     workers_start(r, p, part);
     uint64_t sunk = 0;
-    pipe_drive(lp, r, UINT64_MAX, &sunk, part);
+    pipe_drive(lp, r, UINT64_MAX, &sunk, part, NULL);
     workers_join(r);
     stats_mode(r, p->sink, "partitioned");
     pipe_close_input(lp);
@@ -549,27 +586,28 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
 {
     exec__scan_share(p->source);
     uint64_t sunk = 0;
-    bool parallel = true;
-    if (p->sink->node->kind == PLAN_AGG && agg_sample(p, r, &parallel))
+    bool partition = false;
+    if (p->sink->node->kind == PLAN_AGG && agg_sample(p, r, &partition))
         return;
-    if (!parallel) {
+    if (partition) {
         const PlanNode *agg = p->sink->node;
         const Expr *dkey = exec__agg_distinct_key(agg);
         if (exec__agg_partitionable(agg)) {
             r->part_keys = agg->group_exprs;
             r->npart_keys = agg->ngroups;
             run_partitioned(r, p, false);
-        } else if (dkey != NULL) {
+            return;
+        }
+        if (dkey != NULL) {
             r->part_keys = (Expr *const *)&dkey;
             r->npart_keys = 1;
             run_partitioned(r, p, true);
-        } else {
-            pipe_drive(p, r, UINT64_MAX, &sunk, NULL);
+            return;
         }
-        return;
+        /* neither applies (grouping sets): share morsels */
     }
     workers_start(r, p, NULL);
-    pipe_drive(p, r, UINT64_MAX, &sunk, NULL);
+    pipe_drive(p, r, UINT64_MAX, &sunk, NULL, NULL);
     workers_join(r);
     stats_mode(r, p->sink, "morsels");
     double t0 = node_stats(p->sink) ? now_ms() : 0;
