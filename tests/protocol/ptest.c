@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,4 +224,44 @@ int raw_expect_eof(int fd, int timeout_ms)
         if (n <= 0)
             return 1;
     }
+}
+
+/* ---------- shared by the COPY and lock tests ---------- */
+
+void ptest_buf_printf(PtestBuf *b, const char *fmt, ...)
+{
+    if (b->data == NULL) {
+        b->cap = 1 << 20;
+        b->data = malloc(b->cap);
+    }
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap *= 2;
+        b->data = realloc(b->data, b->cap);
+    }
+}
+
+void ptest_send_async(PGconn *c, const char *sql)
+{
+    if (!PQsendQuery(c, sql)) {
+        fprintf(stderr, "send \"%s\": %s", sql, PQerrorMessage(c));
+        ptest_failures++;
+    }
+}
+
+bool ptest_still_busy(PGconn *c, int ms)
+{
+    for (int waited = 0; waited < ms; waited += 10) {
+        usleep(10 * 1000);
+        if (!PQconsumeInput(c) || !PQisBusy(c))
+            return false;
+    }
+    return true;
 }

@@ -11,6 +11,7 @@
 #define STRATA_TESTS_PTEST_H
 
 #include <libpq-fe.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "tests/harness/harness.h"
@@ -45,6 +46,18 @@ PGresult *ptest_exec(PGconn *c, const char *sql, ExecStatusType want);
 const char *ptest_sqlstate(const PGresult *r);
 /* Finish: stop the server, print the verdict, return the exit status. */
 int ptest_finish(TestServer *s, const char *name);
+
+/* A growing text buffer (COPY input built in memory); free(data) when done. */
+typedef struct PtestBuf {
+    char *data;
+    size_t len, cap;
+} PtestBuf;
+void ptest_buf_printf(PtestBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Start sql on c without waiting for its result (a failure to send counts
+ * as a test failure); whether that query is still running after ms
+ * milliseconds (two-session lock tests). */
+void ptest_send_async(PGconn *c, const char *sql);
+bool ptest_still_busy(PGconn *c, int ms);
 
 /* ---------- raw protocol client ---------- */
 

@@ -57,28 +57,6 @@ static const char *value(PGconn *c, const char *sql)
     return buf;
 }
 
-/* Start sql on c without waiting for its result. */
-static void send_async(PGconn *c, const char *sql)
-{
-    if (!PQsendQuery(c, sql)) {
-        fprintf(stderr, "send \"%s\": %s", sql, PQerrorMessage(c));
-        ptest_failures++;
-    }
-}
-
-/* Whether c's query is still running after ms milliseconds. */
-static bool still_busy(PGconn *c, int ms)
-{
-    for (int waited = 0; waited < ms; waited += 10) {
-        usleep(10 * 1000);
-        if (!PQconsumeInput(c))
-            return false;
-        if (!PQisBusy(c))
-            return false;
-    }
-    return true;
-}
-
 /* Collect the async query's outcome: "" on success, else its SQLSTATE;
  * the message goes into msg when given. */
 static const char *finish_async(PGconn *c, char *msg, size_t msg_size)
@@ -123,10 +101,10 @@ static void phase_readers_hold_their_lock(PGconn *a, PGconn *b)
         ok(a, begin);
         CHECK_STR(value(a, "SELECT count(*) FROM lk"), "2");
         /* The scan is over; the lock stays with the transaction. */
-        send_async(b, "DROP TABLE lk");
-        CHECK(still_busy(b, 400));
+        ptest_send_async(b, "DROP TABLE lk");
+        CHECK(ptest_still_busy(b, 400));
         CHECK_STR(value(a, "SELECT count(*) FROM lk"), "2");
-        CHECK(still_busy(b, 100));
+        CHECK(ptest_still_busy(b, 100));
         ok(a, "COMMIT");
         CHECK_STR(finish_async(b, NULL, 0), "");
         CHECK_STR(value(a, "SELECT count(*) FROM lk"), "ERROR:42P01");
@@ -138,11 +116,11 @@ static void phase_readers_hold_their_lock(PGconn *a, PGconn *b)
     ok(a, "INSERT INTO lk VALUES (1), (2)");
     ok(a, "BEGIN");
     CHECK_STR(value(a, "SELECT count(*) FROM lk"), "2");
-    send_async(b, "TRUNCATE lk");
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, "TRUNCATE lk");
+    CHECK(ptest_still_busy(b, 300));
     ok(a, "INSERT INTO lk VALUES (3)");
     CHECK_STR(value(a, "SELECT count(*) FROM lk"), "3");
-    CHECK(still_busy(b, 100));
+    CHECK(ptest_still_busy(b, 100));
     ok(a, "COMMIT");
     CHECK_STR(finish_async(b, NULL, 0), "");
     CHECK_STR(value(a, "SELECT count(*) FROM lk"), "0");
@@ -150,8 +128,8 @@ static void phase_readers_hold_their_lock(PGconn *a, PGconn *b)
     /* A writer's lock too: DROP waits for the inserting transaction. */
     ok(a, "BEGIN");
     ok(a, "INSERT INTO lk VALUES (4)");
-    send_async(b, "DROP TABLE lk");
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, "DROP TABLE lk");
+    CHECK(ptest_still_busy(b, 300));
     ok(a, "ROLLBACK");
     CHECK_STR(finish_async(b, NULL, 0), "");
 }
@@ -163,10 +141,10 @@ static void phase_queue_and_deadlock(PGconn *a, PGconn *b, PGconn *c)
     ok(a, "INSERT INTO lq VALUES (1)");
     ok(a, "BEGIN");
     CHECK_STR(value(a, "SELECT count(*) FROM lq"), "1");
-    send_async(b, "DROP TABLE lq");
-    CHECK(still_busy(b, 200));
-    send_async(c, "SELECT count(*) FROM lq");
-    CHECK(still_busy(c, 300));
+    ptest_send_async(b, "DROP TABLE lq");
+    CHECK(ptest_still_busy(b, 200));
+    ptest_send_async(c, "SELECT count(*) FROM lq");
+    CHECK(ptest_still_busy(c, 300));
     ok(a, "COMMIT");
     CHECK_STR(finish_async(b, NULL, 0), "");
     char msg[256];
@@ -179,8 +157,8 @@ static void phase_queue_and_deadlock(PGconn *a, PGconn *b, PGconn *c)
     ok(b, "BEGIN");
     CHECK_STR(value(a, "SELECT count(*) FROM ld"), "0");
     CHECK_STR(value(b, "SELECT count(*) FROM ld"), "0");
-    send_async(a, "DROP TABLE ld");
-    CHECK(still_busy(a, 200));
+    ptest_send_async(a, "DROP TABLE ld");
+    CHECK(ptest_still_busy(a, 200));
     PGresult *r = PQexec(b, "DROP TABLE ld");
     CHECK_STR(ptest_sqlstate(r), "40P01");
     CHECK_STR(PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY), "deadlock detected");
@@ -194,10 +172,10 @@ static void phase_queue_and_deadlock(PGconn *a, PGconn *b, PGconn *c)
     ok(a, "CREATE TABLE lw (v int)");
     ok(a, "BEGIN");
     ok(a, "INSERT INTO lw VALUES (1)");
-    send_async(b, "DROP TABLE lw");
-    CHECK(still_busy(b, 200));
+    ptest_send_async(b, "DROP TABLE lw");
+    CHECK(ptest_still_busy(b, 200));
     ok(a, "DROP TABLE lw");
-    CHECK(still_busy(b, 100));
+    CHECK(ptest_still_busy(b, 100));
     ok(a, "COMMIT");
     CHECK_STR(finish_async(b, msg, sizeof msg), "42P01");
     CHECK_STR(msg, "table \"lw\" does not exist");
@@ -206,8 +184,8 @@ static void phase_queue_and_deadlock(PGconn *a, PGconn *b, PGconn *c)
     ok(a, "CREATE TABLE lc (v int)");
     ok(a, "BEGIN");
     CHECK_STR(value(a, "SELECT count(*) FROM lc"), "0");
-    send_async(b, "DROP TABLE lc");
-    CHECK(still_busy(b, 200));
+    ptest_send_async(b, "DROP TABLE lc");
+    CHECK(ptest_still_busy(b, 200));
     PGcancel *cancel = PQgetCancel(b);
     char errbuf[256];
     CHECK(cancel && PQcancel(cancel, errbuf, sizeof errbuf));
@@ -233,8 +211,8 @@ static void waits_then(PGconn *a, PGconn *b, const char *a_sql, const char *b_sq
 {
     ok(a, "BEGIN");
     ok(a, a_sql);
-    send_async(b, b_sql);
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, b_sql);
+    CHECK(ptest_still_busy(b, 300));
     ok(a, end);
     char msg[256];
     const char *st = finish_async(b, msg, sizeof msg);
@@ -274,8 +252,8 @@ static void phase_roles(PGconn *a, PGconn *b)
     ok(b, "BEGIN");
     ok(a, "ALTER ROLE lr3 LOGIN");
     ok(b, "ALTER ROLE lr4 LOGIN");
-    send_async(a, "ALTER ROLE lr4 CREATEDB");
-    CHECK(still_busy(a, 200));
+    ptest_send_async(a, "ALTER ROLE lr4 CREATEDB");
+    CHECK(ptest_still_busy(a, 200));
     CHECK_STR(state_of(b, "ALTER ROLE lr3 CREATEDB"), "40P01");
     ok(b, "ROLLBACK");
     CHECK_STR(finish_async(a, NULL, 0), "");
@@ -289,8 +267,8 @@ static void phase_roles(PGconn *a, PGconn *b)
     CHECK_STR(value(a, "SELECT count(*) FROM lx"), "0");
     ok(b, "BEGIN");
     ok(b, "ALTER ROLE lr4 CREATEROLE");
-    send_async(b, "DROP TABLE lx");
-    CHECK(still_busy(b, 200));
+    ptest_send_async(b, "DROP TABLE lx");
+    CHECK(ptest_still_busy(b, 200));
     const char *sa = state_of(a, "ALTER ROLE lr4 NOLOGIN");
     char st_a[8];
     snprintf(st_a, sizeof st_a, "%s", sa);

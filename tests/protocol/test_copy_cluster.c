@@ -20,32 +20,6 @@
 
 static TestServer server;
 
-typedef struct Buf {
-    char *data;
-    size_t len, cap;
-} Buf;
-
-static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_printf(Buf *b, const char *fmt, ...)
-{
-    if (b->data == NULL) {
-        b->cap = 1 << 20;
-        b->data = malloc(b->cap);
-    }
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap *= 2;
-        b->data = realloc(b->data, b->cap);
-    }
-}
-
 /* Deterministic shuffle (xorshift) of 0..n-1. */
 static int *shuffled(int n, uint64_t seed)
 {
@@ -98,15 +72,15 @@ static int cmp_ab(int i, int j)
 }
 
 /* Rows perm[0..n) as "a\tb\tc\td" lines; d is NULL for every 7th row. */
-static Buf int_rows(const int *perm, int n)
+static PtestBuf int_rows(const int *perm, int n)
 {
-    Buf b = {0};
+    PtestBuf b = {0};
     for (int k = 0; k < n; k++) {
         int i = perm[k];
         if (i % 7 == 0)
-            buf_printf(&b, "%d\t%lld\tr%d\t\\N\n", key_a(i), key_b(i), i);
+            ptest_buf_printf(&b, "%d\t%lld\tr%d\t\\N\n", key_a(i), key_b(i), i);
         else
-            buf_printf(&b, "%d\t%lld\tr%d\t%d\n", key_a(i), key_b(i), i, i * 3);
+            ptest_buf_printf(&b, "%d\t%lld\tr%d\t%d\n", key_a(i), key_b(i), i, i * 3);
     }
     return b;
 }
@@ -155,7 +129,7 @@ static void check_sorted_load(PGconn *c)
     int *perm = shuffled(n, 42);
     PQclear(ptest_exec(c, "CREATE TABLE t (a int, b bigint, c text, d int, PRIMARY KEY (a, b))",
                        PGRES_COMMAND_OK));
-    Buf b = int_rows(perm, n);
+    PtestBuf b = int_rows(perm, n);
     PGresult *r = copy_in(c, "COPY t FROM STDIN", b.data, b.len);
     CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
     CHECK_STR(PQcmdStatus(r), "COPY 200000");
@@ -213,9 +187,9 @@ static void check_text_key(PGconn *c)
     const int n = 70000;
     int *perm = shuffled(n, 99);
     PQclear(ptest_exec(c, "CREATE TABLE tt (s text, n int, PRIMARY KEY (s, n))", PGRES_COMMAND_OK));
-    Buf b = {0};
+    PtestBuf b = {0};
     for (int k = 0; k < n; k++)
-        buf_printf(&b, "k%d\t%d\n", perm[k] % 1000, perm[k]);
+        ptest_buf_printf(&b, "k%d\t%d\n", perm[k] % 1000, perm[k]);
     PGresult *r = copy_in(c, "COPY tt FROM STDIN", b.data, b.len);
     CHECK_STR(PQcmdStatus(r), "COPY 70000");
     PQclear(r);
@@ -233,7 +207,7 @@ static void check_text_key(PGconn *c)
 }
 
 /* One failing COPY: its SQLSTATE, detail and context, and nothing loaded. */
-static void expect_copy_error(PGconn *c, const char *table, const Buf *b, const char *state,
+static void expect_copy_error(PGconn *c, const char *table, const PtestBuf *b, const char *state,
                               const char *detail, const char *context, const char *count_after)
 {
     char sql[200];
@@ -264,26 +238,26 @@ static void check_errors(PGconn *c)
 {
     const int n = 100000;
     PQclear(ptest_exec(c, "CREATE TABLE td (a int, b int, c text, PRIMARY KEY (a, b))", PGRES_COMMAND_OK));
-    Buf b = {0};
+    PtestBuf b = {0};
     for (int i = 0; i < n; i++) {
         int a = i % 100, bb = 1000 + i;
         if (i == 10000) { a = 1; bb = 5; }
         if (i == 90000) { a = 1; bb = 5; }
         if (i == 50000) { a = 41; bb = 9; }
         if (i == 70000) { a = 41; bb = 9; }
-        buf_printf(&b, "%d\t%d\tx%d\n", a, bb, i);
+        ptest_buf_printf(&b, "%d\t%d\tx%d\n", a, bb, i);
     }
     expect_copy_error(c, "td", &b, "23505", "Key (a, b)=(41, 9) already exists.",
                       "COPY td, line 70001", "0");
     free(b.data);
 
     /* NULL keys at lines 80001 and 90001 */
-    b = (Buf){0};
+    b = (PtestBuf){0};
     for (int i = 0; i < n; i++) {
         if (i == 80000 || i == 90000)
-            buf_printf(&b, "%d\t\\N\ty%d\n", n - i, i);
+            ptest_buf_printf(&b, "%d\t\\N\ty%d\n", n - i, i);
         else
-            buf_printf(&b, "%d\t%d\ty%d\n", n - i, i, i);
+            ptest_buf_printf(&b, "%d\t%d\ty%d\n", n - i, i, i);
     }
     expect_copy_error(c, "td", &b, "23502", "Failing row contains (20000, null, y80000).",
                       "COPY td, line 80001", "0");
@@ -292,19 +266,19 @@ static void check_errors(PGconn *c)
     /* keys already in the table: (7, 700) at line 60001, (3, 300) at line
      * 95001; key order meets (3, 300) first */
     PQclear(ptest_exec(c, "INSERT INTO td VALUES (7, 700, 'old'), (3, 300, 'old')", PGRES_COMMAND_OK));
-    b = (Buf){0};
+    b = (PtestBuf){0};
     for (int i = 0; i < n; i++) {
         int a = i % 100 + 10, bb = i;
         if (i == 60000) { a = 7; bb = 700; }
         if (i == 95000) { a = 3; bb = 300; }
-        buf_printf(&b, "%d\t%d\tz%d\n", a, bb, i);
+        ptest_buf_printf(&b, "%d\t%d\tz%d\n", a, bb, i);
     }
     expect_copy_error(c, "td", &b, "23505", "Key (a, b)=(7, 700) already exists.",
                       "COPY td, line 60001", "2");
     /* the same rows without the conflicts load, sorted after the old rows */
     b.len = 0;
     for (int i = 0; i < n; i++)
-        buf_printf(&b, "%d\t%d\tz%d\n", i % 100 + 10, i, i);
+        ptest_buf_printf(&b, "%d\t%d\tz%d\n", i % 100 + 10, i, i);
     PGresult *r = copy_in(c, "COPY td FROM STDIN", b.data, b.len);
     CHECK_STR(PQcmdStatus(r), "COPY 100000");
     PQclear(r);
@@ -324,15 +298,15 @@ static void check_errors(PGconn *c)
     b.len = 0;
     for (int i = 1; i <= 10000; i++) {
         if (i == 9000)
-            buf_printf(&b, "%d\tx\n", i);
+            ptest_buf_printf(&b, "%d\tx\n", i);
         else
-            buf_printf(&b, "%d\t%d\n", i == 5 ? 2 : i, i);
+            ptest_buf_printf(&b, "%d\t%d\n", i == 5 ? 2 : i, i);
     }
     expect_copy_error(c, "tp", &b, "23505", "Key (a)=(2) already exists.", "COPY tp, line 5", "0");
     /* without the duplicate, the conversion error of line 9000 */
     b.len = 0;
     for (int i = 1; i <= 10000; i++)
-        buf_printf(&b, i == 9000 ? "%d\tx\n" : "%d\t1\n", i);
+        ptest_buf_printf(&b, i == 9000 ? "%d\tx\n" : "%d\t1\n", i);
     r = copy_in(c, "COPY tp FROM STDIN", b.data, b.len);
     CHECK_STR(ptest_sqlstate(r), "22P02");
     CHECK_STR(PQresultErrorField(r, PG_DIAG_CONTEXT), "COPY tp, line 9000, column b: \"x\"");
@@ -356,7 +330,7 @@ static void check_segments(PGconn *c)
     const int n = 1048576 + 100000;
     PQclear(ptest_exec(c, "CREATE TABLE tg (a int, b int, PRIMARY KEY (a, b))", PGRES_COMMAND_OK));
     int *perm = shuffled(n, 1234);
-    Buf b = {0};
+    PtestBuf b = {0};
     for (int k = 0; k < n; k++) {
         int i = perm[k];
         if (k == 1050000)
@@ -365,13 +339,13 @@ static void check_segments(PGconn *c)
             i = 0;
         else if (perm[k] == 10 || perm[k] == 0)
             i = k < 1048576 ? perm[k] : 2000000 + k;   /* keep (0,0), (10,10) in segment 1 */
-        buf_printf(&b, "%d\t%d\n", i % 1000, i);
+        ptest_buf_printf(&b, "%d\t%d\n", i % 1000, i);
     }
     expect_copy_error(c, "tg", &b, "23505", "Key (a, b)=(10, 10) already exists.",
                       "COPY tg, line 1050001", "0");
     b.len = 0;
     for (int k = 0; k < n; k++)
-        buf_printf(&b, "%d\t%d\n", perm[k] % 1000, perm[k]);
+        ptest_buf_printf(&b, "%d\t%d\n", perm[k] % 1000, perm[k]);
     PGresult *r = copy_in(c, "COPY tg FROM STDIN", b.data, b.len);
     CHECK_STR(PQcmdStatus(r), "COPY 1148576");
     PQclear(r);

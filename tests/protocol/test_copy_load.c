@@ -26,32 +26,6 @@
 static TestServer server;
 static char datadir[512];
 
-typedef struct Buf {
-    char *data;
-    size_t len, cap;
-} Buf;
-
-static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_printf(Buf *b, const char *fmt, ...)
-{
-    if (b->data == NULL) {
-        b->cap = 1 << 20;
-        b->data = malloc(b->cap);
-    }
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap *= 2;
-        b->data = realloc(b->data, b->cap);
-    }
-}
-
 /* COPY sql FROM STDIN with data in 64 KB CopyData messages; the final result. */
 static PGresult *copy_in(PGconn *c, const char *sql, const char *data, size_t len)
 {
@@ -72,7 +46,7 @@ static PGresult *copy_in(PGconn *c, const char *sql, const char *data, size_t le
     return r;
 }
 
-static void expect_copy_ok(PGconn *c, const char *sql, const Buf *b, const char *tag)
+static void expect_copy_ok(PGconn *c, const char *sql, const PtestBuf *b, const char *tag)
 {
     PGresult *r = copy_in(c, sql, b->data, b->len);
     CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
@@ -82,7 +56,7 @@ static void expect_copy_ok(PGconn *c, const char *sql, const Buf *b, const char 
     PQclear(r);
 }
 
-static void expect_copy_error(PGconn *c, const char *sql, const Buf *b, const char *sqlstate,
+static void expect_copy_error(PGconn *c, const char *sql, const PtestBuf *b, const char *sqlstate,
                               const char *message, const char *context)
 {
     PGresult *r = copy_in(c, sql, b->data, b->len);
@@ -109,12 +83,12 @@ static void test_fast_paths(PGconn *c)
 {
     PQclear(ptest_exec(c, "CREATE TABLE f (a smallint, b int, c bigint, d date, e timestamp, t text)",
                        PGRES_COMMAND_OK));
-    Buf b = {0};
-    buf_printf(&b, "-32768\t-2147483648\t-999999999999999999\t0001-01-01\t0001-01-01 00:00:00\tx\n");
-    buf_printf(&b, "32767\t2147483647\t999999999999999999\t9999-12-31\t9999-12-31 23:59:59\ty\n");
-    buf_printf(&b, " 5\t+7\t9223372036854775807\t2000-02-29\t2000-02-29 12:34:56\tz\n");
-    buf_printf(&b, "-0\t007\t-9223372036854775808\t1999-12-31\t2013-07-15 24:00:00\tw\n");
-    buf_printf(&b, "0\t0\t0\t2013-07-15\t2013-07-15 23:59:59.5\tv\n");
+    PtestBuf b = {0};
+    ptest_buf_printf(&b, "-32768\t-2147483648\t-999999999999999999\t0001-01-01\t0001-01-01 00:00:00\tx\n");
+    ptest_buf_printf(&b, "32767\t2147483647\t999999999999999999\t9999-12-31\t9999-12-31 23:59:59\ty\n");
+    ptest_buf_printf(&b, " 5\t+7\t9223372036854775807\t2000-02-29\t2000-02-29 12:34:56\tz\n");
+    ptest_buf_printf(&b, "-0\t007\t-9223372036854775808\t1999-12-31\t2013-07-15 24:00:00\tw\n");
+    ptest_buf_printf(&b, "0\t0\t0\t2013-07-15\t2013-07-15 23:59:59.5\tv\n");
     expect_copy_ok(c, "COPY f FROM STDIN", &b, "COPY 5");
     free(b.data);
     /* PostgreSQL 15's output for the same lines */
@@ -143,8 +117,8 @@ static void test_fast_paths(PGconn *c)
          "date/time field value out of range: \"0000-01-01\"", "COPY f, line 1, column d: \"0000-01-01\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        Buf one = {0};
-        buf_printf(&one, "%s", bad[i].line);
+        PtestBuf one = {0};
+        ptest_buf_printf(&one, "%s", bad[i].line);
         expect_copy_error(c, "COPY f FROM STDIN", &one, bad[i].sqlstate, bad[i].message,
                           bad[i].context);
         free(one.data);
@@ -159,8 +133,8 @@ static void test_escapes(PGconn *c)
     PQclear(ptest_exec(c, "CREATE TABLE e (id int, s text)", PGRES_COMMAND_OK));
     static const char data[] = "1\ta\\\\b\n2\t\\x41\\x4a2\n3\t\\101\\0611\n4\t\\N\n"
                                "5\t\\\\N\n6\tx\\\ty\n7\t\\q\\\\\n8\t\n";
-    Buf b = {0};
-    buf_printf(&b, "%s", data);
+    PtestBuf b = {0};
+    ptest_buf_printf(&b, "%s", data);
     expect_copy_ok(c, "COPY e FROM STDIN", &b, "COPY 8");
     free(b.data);
     expect_value(c,
@@ -180,8 +154,8 @@ static void test_plain_lines(PGconn *c)
     as[70] = '\0';
     memset(bs, 'b', 63);
     bs[63] = '\0';
-    Buf b = {0};
-    buf_printf(&b, "1\t%s\t%s\n2\t\\N\t\n3\t\t\\N\n", as, bs);
+    PtestBuf b = {0};
+    ptest_buf_printf(&b, "1\t%s\t%s\n2\t\\N\t\n3\t\t\\N\n", as, bs);
     expect_copy_ok(c, "COPY g FROM STDIN", &b, "COPY 3");
     free(b.data);
     char want[300];
@@ -190,32 +164,32 @@ static void test_plain_lines(PGconn *c)
                  "SELECT string_agg(concat_ws('|', a, coalesce(length(b)::text, ''), "
                  "coalesce(c, '<n>')), ' ' ORDER BY a) FROM g",
                  want);
-    Buf extra = {0};
-    buf_printf(&extra, "1\t%s\t%s\tz\n", as, bs);
+    PtestBuf extra = {0};
+    ptest_buf_printf(&extra, "1\t%s\t%s\tz\n", as, bs);
     char ctx[300];
     snprintf(ctx, sizeof ctx, "COPY g, line 1: \"1\t%s\t%.27s...\"", as, bs);
     expect_copy_error(c, "COPY g FROM STDIN", &extra, "22P04",
                       "extra data after last expected column", ctx);
     free(extra.data);
-    Buf missing = {0};
-    buf_printf(&missing, "1\tx\n");
+    PtestBuf missing = {0};
+    ptest_buf_printf(&missing, "1\tx\n");
     expect_copy_error(c, "COPY g FROM STDIN", &missing, "22P04", "missing data for column \"c\"",
                       "COPY g, line 1: \"1\tx\"");
     free(missing.data);
     /* HEADER MATCH reads the header through the same field slots */
     PQclear(ptest_exec(c, "TRUNCATE g", PGRES_COMMAND_OK));
-    Buf hdr = {0};
-    buf_printf(&hdr, "a\tb\tc\n1\tx\ty\n");
+    PtestBuf hdr = {0};
+    ptest_buf_printf(&hdr, "a\tb\tc\n1\tx\ty\n");
     expect_copy_ok(c, "COPY g FROM STDIN (HEADER match)", &hdr, "COPY 1");
     free(hdr.data);
-    Buf bad_hdr = {0};
-    buf_printf(&bad_hdr, "a\tx\tc\n1\tx\ty\n");
+    PtestBuf bad_hdr = {0};
+    ptest_buf_printf(&bad_hdr, "a\tx\tc\n1\tx\ty\n");
     expect_copy_error(c, "COPY g FROM STDIN (HEADER match)", &bad_hdr, "22P04",
                       "column name mismatch in header line field 2: got \"x\", expected \"b\"",
                       "COPY g, line 1: \"a\tx\tc\"");
     free(bad_hdr.data);
-    Buf csv_hdr = {0};
-    buf_printf(&csv_hdr, "a,b,c\n2,\"p,q\",\n");
+    PtestBuf csv_hdr = {0};
+    ptest_buf_printf(&csv_hdr, "a,b,c\n2,\"p,q\",\n");
     expect_copy_ok(c, "COPY g FROM STDIN (FORMAT csv, HEADER match)", &csv_hdr, "COPY 1");
     free(csv_hdr.data);
     expect_value(c, "SELECT string_agg(concat_ws('|', a, b, coalesce(c, '<n>')), ' ' ORDER BY a) FROM g",
@@ -238,8 +212,8 @@ static void test_plain_lines(PGconn *c)
          "COPY g, line 1: \"1,2,3,4,5\""},
     };
     for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
-        Buf e = {0};
-        buf_printf(&e, "%s", errs[i].data);
+        PtestBuf e = {0};
+        ptest_buf_printf(&e, "%s", errs[i].data);
         expect_copy_error(c, errs[i].sql, &e, "22P04", errs[i].message, errs[i].context);
         free(e.data);
     }
@@ -248,14 +222,14 @@ static void test_plain_lines(PGconn *c)
 /* ---------- large loads ---------- */
 
 /* Row i: a, b, s, d. `bad_line` > 0 puts "x" into b on that line (1-based). */
-static Buf load_rows(long n, long bad_line, long a_of(long))
+static PtestBuf load_rows(long n, long bad_line, long a_of(long))
 {
-    Buf b = {0};
+    PtestBuf b = {0};
     for (long i = 0; i < n; i++) {
         if (i + 1 == bad_line)
-            buf_printf(&b, "%ld\tx\ts%ld\t2013-07-%02ld\n", a_of(i), i % 10007, i % 28 + 1);
+            ptest_buf_printf(&b, "%ld\tx\ts%ld\t2013-07-%02ld\n", a_of(i), i % 10007, i % 28 + 1);
         else
-            buf_printf(&b, "%ld\t%ld\ts%ld\t2013-07-%02ld\n", a_of(i), i % 1000, i % 10007,
+            ptest_buf_printf(&b, "%ld\t%ld\ts%ld\t2013-07-%02ld\n", a_of(i), i % 1000, i % 10007,
                        i % 28 + 1);
     }
     return b;
@@ -302,13 +276,13 @@ static void expect_sums(PGconn *c, const char *table, long n, long a_of(long))
 static void test_unread_rollback(PGconn *c)
 {
     PQclear(ptest_exec(c, "CREATE TABLE u (a bigint, b int, s text, d date)", PGRES_COMMAND_OK));
-    Buf bad = load_rows(300000, 250001, a_plain);
+    PtestBuf bad = load_rows(300000, 250001, a_plain);
     expect_copy_error(c, "COPY u FROM STDIN", &bad, "22P02",
                       "invalid input syntax for type integer: \"x\"",
                       "COPY u, line 250001, column b: \"x\"");
     free(bad.data);
     expect_value(c, "SELECT count(*) FROM u", "0");
-    Buf good = load_rows(300000, 0, a_plain);
+    PtestBuf good = load_rows(300000, 0, a_plain);
     expect_copy_ok(c, "COPY u FROM STDIN", &good, "COPY 300000");
     free(good.data);
     expect_sums(c, "u", 300000, a_plain);
@@ -316,13 +290,13 @@ static void test_unread_rollback(PGconn *c)
     expect_value(c, "SELECT count(*) FROM u", "300001");
     PQclear(ptest_exec(c, "DELETE FROM u WHERE a = -1", PGRES_COMMAND_OK));
     /* onto 300,000 committed rows (a group's middle): fail, then load */
-    Buf more_bad = load_rows(200000, 150001, a_shifted);
+    PtestBuf more_bad = load_rows(200000, 150001, a_shifted);
     expect_copy_error(c, "COPY u FROM STDIN", &more_bad, "22P02",
                       "invalid input syntax for type integer: \"x\"",
                       "COPY u, line 150001, column b: \"x\"");
     free(more_bad.data);
     expect_sums(c, "u", 300000, a_plain);
-    Buf more = load_rows(200000, 0, a_shifted);
+    PtestBuf more = load_rows(200000, 0, a_shifted);
     expect_copy_ok(c, "COPY u FROM STDIN", &more, "COPY 200000");
     free(more.data);
     expect_sums2(c, "u", 300000, a_plain, 200000, a_shifted);
@@ -338,15 +312,15 @@ static void test_unread_cluster(PGconn *c)
     PQclear(ptest_exec(c, "CREATE TABLE k (a bigint PRIMARY KEY, b int, s text, d date)",
                        PGRES_COMMAND_OK));
     long n = 1200000;
-    Buf bad = load_rows(n, 1150001, a_mixed);
+    PtestBuf bad = load_rows(n, 1150001, a_mixed);
     expect_copy_error(c, "COPY k FROM STDIN", &bad, "22P02",
                       "invalid input syntax for type integer: \"x\"",
                       "COPY k, line 1150001, column b: \"x\"");
     free(bad.data);
     expect_value(c, "SELECT count(*) FROM k", "0");
-    Buf dup = {0};
+    PtestBuf dup = {0};
     for (long i = 0; i < 300000; i++)
-        buf_printf(&dup, "%ld\t1\ts\t2013-07-01\n", i == 200000 ? 17L : i);
+        ptest_buf_printf(&dup, "%ld\t1\ts\t2013-07-01\n", i == 200000 ? 17L : i);
     PGresult *r = copy_in(c, "COPY k FROM STDIN", dup.data, dup.len);
     CHECK_STR(ptest_sqlstate(r), "23505");
     CHECK_STR(PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL), "Key (a)=(17) already exists.");
@@ -354,7 +328,7 @@ static void test_unread_cluster(PGconn *c)
     PQclear(r);
     free(dup.data);
     expect_value(c, "SELECT count(*) FROM k", "0");
-    Buf good = load_rows(n, 0, a_mixed);
+    PtestBuf good = load_rows(n, 0, a_mixed);
     expect_copy_ok(c, "COPY k FROM STDIN", &good, "COPY 1200000");
     free(good.data);
     expect_sums(c, "k", n, a_mixed);
@@ -370,7 +344,7 @@ static void test_unread_cluster(PGconn *c)
 static void test_block(PGconn *c)
 {
     PQclear(ptest_exec(c, "CREATE TABLE bl (a bigint, b int, s text, d date)", PGRES_COMMAND_OK));
-    Buf good = load_rows(200000, 0, a_plain);
+    PtestBuf good = load_rows(200000, 0, a_plain);
     PQclear(ptest_exec(c, "BEGIN", PGRES_COMMAND_OK));
     expect_copy_ok(c, "COPY bl FROM STDIN", &good, "COPY 200000");
     expect_sums(c, "bl", 200000, a_plain);
@@ -390,7 +364,7 @@ static void test_multi_statement(PGconn *c)
 {
     char path[600];
     snprintf(path, sizeof path, "%s/copy_load_rows.tsv", datadir);
-    Buf good = load_rows(150000, 0, a_plain);
+    PtestBuf good = load_rows(150000, 0, a_plain);
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
     if (!f)

@@ -58,25 +58,6 @@ static PGconn *connect_one(void)
 /* Statements whose outcome does not matter (clean-up before a phase). */
 static void quiet(PGconn *c, const char *sql) { PQclear(PQexec(c, sql)); }
 
-static void send_async(PGconn *c, const char *sql)
-{
-    if (!PQsendQuery(c, sql)) {
-        fprintf(stderr, "send \"%s\": %s", sql, PQerrorMessage(c));
-        ptest_failures++;
-    }
-}
-
-/* Whether c's query is still running after ms milliseconds. */
-static bool still_busy(PGconn *c, int ms)
-{
-    for (int waited = 0; waited < ms; waited += 10) {
-        usleep(10 * 1000);
-        if (!PQconsumeInput(c) || !PQisBusy(c))
-            return false;
-    }
-    return true;
-}
-
 /* An error's fields, "" when absent or on success. */
 typedef struct Outcome {
     char state[8];
@@ -116,8 +97,8 @@ static Outcome finish_async(PGconn *c)
  * should have ended fails the test instead of hanging it. */
 static PGresult *exec_bounded(PGconn *c, const char *sql)
 {
-    send_async(c, sql);
-    if (still_busy(c, 10000)) {
+    ptest_send_async(c, sql);
+    if (ptest_still_busy(c, 10000)) {
         fprintf(stderr, "\"%s\": still waiting after 10 s, cancelled\n", sql);
         PGcancel *cancel = PQgetCancel(c);
         char errbuf[256];
@@ -235,15 +216,15 @@ static void phase_lock_timeout(PGconn *a, PGconn *b)
     CHECK_STR(value(b, "SHOW lock_timeout"), "0");
 
     /* 0 waits as long as it takes; so does a timeout longer than the wait. */
-    send_async(b, "UPDATE lt SET v = 5 WHERE k = 2");
-    CHECK(still_busy(b, 400));
+    ptest_send_async(b, "UPDATE lt SET v = 5 WHERE k = 2");
+    CHECK(ptest_still_busy(b, 400));
     ok(a, "COMMIT");
     CHECK_STR(finish_async(b).state, "");
     ok(b, "SET lock_timeout = '5s'");
     ok(a, "BEGIN");
     ok(a, "UPDATE lt SET v = 6 WHERE k = 1");
-    send_async(b, "UPDATE lt SET v = v + 1 WHERE k = 1");
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, "UPDATE lt SET v = v + 1 WHERE k = 1");
+    CHECK(ptest_still_busy(b, 300));
     ok(a, "COMMIT");
     CHECK_STR(finish_async(b).state, "");
     CHECK_STR(value(a, "SELECT string_agg(k || ':' || v, ',' ORDER BY k) FROM lt"), "1:7");
@@ -292,8 +273,8 @@ static void drop_proceeds(PGconn *b)
 /* b's DROP TABLE sp waits until a commits. */
 static void drop_waits_for_commit(PGconn *a, PGconn *b)
 {
-    send_async(b, "DROP TABLE sp");
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, "DROP TABLE sp");
+    CHECK(ptest_still_busy(b, 300));
     ok(a, "COMMIT");
     CHECK_STR(finish_async(b).state, "");
 }
@@ -441,8 +422,8 @@ static Outcome create_after(PGconn *a, PGconn *b, const char *a_sql, const char 
     quiet(a, "DROP SEQUENCE IF EXISTS cr");
     ok(a, "BEGIN");
     ok(a, a_sql);
-    send_async(b, b_sql);
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, b_sql);
+    CHECK(ptest_still_busy(b, 300));
     ok(a, end);
     Outcome o = finish_async(b);
     if (o.state[0] && strcmp(o.state, "23505") != 0)
@@ -495,8 +476,8 @@ static void phase_create(PGconn *a, PGconn *b)
     ok(a, "BEGIN");
     ok(a, "CREATE TABLE cr (x int)");
     ok(b, "BEGIN");
-    send_async(b, "CREATE TABLE cr (y int)");
-    CHECK(still_busy(b, 300));
+    ptest_send_async(b, "CREATE TABLE cr (y int)");
+    CHECK(ptest_still_busy(b, 300));
     ok(a, "ROLLBACK");
     CHECK_STR(finish_async(b).state, "");
     ok(b, "INSERT INTO cr VALUES (1)");
@@ -510,8 +491,8 @@ static void phase_create(PGconn *a, PGconn *b)
     ok(b, "BEGIN");
     ok(a, "CREATE TABLE cr (x int)");
     ok(b, "CREATE TABLE cr2 (x int)");
-    send_async(a, "CREATE TABLE cr2 (y int)");
-    CHECK(still_busy(a, 200));
+    ptest_send_async(a, "CREATE TABLE cr2 (y int)");
+    CHECK(ptest_still_busy(a, 200));
     Outcome ob = run(b, "CREATE TABLE cr (y int)");
     if (strcmp(ob.state, "40P01") == 0) {
         ok(b, "ROLLBACK");
