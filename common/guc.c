@@ -105,6 +105,10 @@ static const GucDef guc_defs[] = {
     S("ssl_key_file", GUC_CHG_SIGHUP, "server.key", false, NULL, "Location of the SSL server private key file."),
     B("standard_conforming_strings", GUC_CHG_USER, "on", true, "Causes '...' strings to treat backslashes literally."),
     I("statement_timeout", GUC_CHG_USER, "0", 0, 2147483647, GUC_UNIT_MS, "Sets the maximum allowed duration of any statement."),
+    /* Strata's own, hidden from SHOW ALL (a developer setting, as PostgreSQL's
+     * debug_ ones): how a parallel aggregation splits its work
+     * (executor/parallel.c); auto = by its timed sample. Tests pin a mode. */
+    {"strata.parallel_aggregate", GUC_ENUM, GUC_CHG_USER, "auto", false, true, 0, 0, GUC_UNIT_NONE, "auto,morsels,partitioned", NULL, "Sets how parallel aggregations split their rows."},
     E("synchronous_commit", GUC_CHG_USER, "on", "local,remote_write,remote_apply,on,off", "Sets the current transaction's synchronization level."),
     S("TimeZone", GUC_CHG_USER, "UTC", true, guc_check_timezone, "Sets the time zone for displaying and interpreting time stamps."),
     E("transaction_isolation", GUC_CHG_USER, "read committed", "serializable,repeatable read,read committed,read uncommitted", "Sets the current transaction's isolation level."),

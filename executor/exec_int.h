@@ -222,6 +222,10 @@ typedef struct ExecGroupTable {
     uint8_t *eq;
     uint16_t *newpos;      /* after lookup: positions i of the rows that created groups */
     uint16_t *newrows;
+    /* Set by a caller that already hashed the keys the same way (one hash
+     * per active row, in order): the next lookup uses them instead of
+     * hashing, then clears it. */
+    const uint64_t *prehash;
 } ExecGroupTable;
 
 void exec__gt_init(ExecGroupTable *gt, MemArena *arena, int nkeys, const SqlType *types);
@@ -251,7 +255,9 @@ void exec__gt_reserve(ExecGroupTable *gt, uint32_t n);
 /* One aggregate call's states for `cap` groups (grown by reserve). */
 typedef struct AggSlot AggSlot;
 /* Compile the call's argument/filter (results in scratch, which the caller
- * resets per batch) and allocate states for cap groups. */
+ * resets per batch) and allocate states for cap groups. cap 1 means one
+ * group for good (no GROUP BY; window frames, which also pass 1, have no
+ * DISTINCT): a DISTINCT set then keys on the values alone. */
 void exec__agg_slot_init(ExecQuery *q, AggSlot *s, const AggCall *c, MemArena *scratch, uint32_t cap);
 size_t exec__agg_slot_size(void);
 void exec__agg_slot_reserve(AggSlot *s, MemArena *a, uint32_t ngroups);
@@ -375,17 +381,30 @@ bool exec__agg_parallel_ok(const PlanNode *n);
 void exec__agg_merge(ExecOp *into, ExecOp *from, bool disjoint);
 /* Groups so far, plus the (group, value) pairs of DISTINCT aggregates. */
 uint64_t exec__agg_groups(const ExecOp *agg);
+/* Groups so far alone (1 without GROUP BY). */
+uint64_t exec__agg_key_groups(const ExecOp *agg);
+/* Room for `groups` groups in agg's table and states at once (GROUP BY
+ * without grouping sets; otherwise nothing). */
+void exec__agg_presize(ExecOp *agg, uint64_t groups);
 /* Partitioned parallel aggregation: whether n's groups can be split by a
  * hash of its GROUP BY keys (plain GROUP BY, no grouping sets); then agg
  * emits the groups of parts[0..nparts) — aggregates of the same node over
  * disjoint groups — instead of its own, and calls release(ctx) when it is
  * closed (the parts' memory). */
 bool exec__agg_partitionable(const PlanNode *n);
-/* An aggregation without GROUP BY whose DISTINCT calls all take the same
- * single argument: that argument (threads can split the rows by its hash),
- * else NULL. */
+/* An aggregation (no grouping sets) whose DISTINCT calls all take the
+ * same single argument: that argument (threads can split the rows by its
+ * hash, with the GROUP BY keys if any: their (group, value) pairs are then
+ * disjoint), else NULL. */
 const Expr *exec__agg_distinct_key(const PlanNode *n);
 void exec__agg_set_parts(ExecOp *agg, ExecOp **parts, int nparts, void (*release)(void *ctx), void *ctx);
+/* One thread of a partitioned aggregation: every batch reaching agg's sink
+ * has been through the partition filter, whose key vectors (the GROUP BY
+ * keys, in order) and hashes (exec__hash_vector's, one per active row) are
+ * keys and hashes; without GROUP BY the one key is the DISTINCT calls'
+ * argument. The aggregate looks its groups (or DISTINCT values) up with
+ * them instead of evaluating and hashing again. */
+void exec__agg_prehashed(ExecOp *agg, Vector **keys, const uint64_t *hashes);
 /* op_sort.c: a worker's sort (the leader's run-time top-N bound copied);
  * feed a worker's rows (its top-N under a LIMIT) into `into`'s sink. */
 ExecOp *exec__op_sort_worker(ExecQuery *wq, const ExecOp *leader);
@@ -404,7 +423,9 @@ typedef struct ExecCmpFilter {
 } ExecCmpFilter;
 bool exec__cmp_filter_init(SqlType col_type, ExecCmpOp op, SqlType const_type, const Value *v,
                            int column, ExecCmpFilter *f);
-/* Rows of b (no selection; the column flat, of f->phys) passing f, into sel. */
+/* Rows of b (no selection; the column flat, of f->phys) passing f, into
+ * sel; their count. When every row passed (count == b->count) sel may be
+ * left unwritten: the batch needs no selection. */
 uint32_t exec__cmp_filter_select(const ExecCmpFilter *f, const Batch *b, uint16_t *sel);
 /* Tests: true forces the portable kernels where AVX2 ones would run. */
 extern bool exec__cmp_filter_portable;

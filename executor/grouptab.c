@@ -120,8 +120,13 @@ uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t
 {
     gt_reserve(gt, n);
     const uint16_t *rows = sel ? sel : exec__identity_sel;
-    for (int k = 0; k < gt->nkeys; k++)
-        exec__hash_vector(keys[k], sel, n, gt->hash, k == 0);
+    if (gt->prehash) {
+        memcpy(gt->hash, gt->prehash, n * sizeof(uint64_t));
+        gt->prehash = NULL;
+    } else {
+        for (int k = 0; k < gt->nkeys; k++)
+            exec__hash_vector(keys[k], sel, n, gt->hash, k == 0);
+    }
     uint32_t mask = gt->nslots - 1;
     for (uint32_t i = 0; i < n; i++) {
         gt->slot[i] = (uint32_t)gt->hash[i] & mask;

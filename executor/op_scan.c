@@ -237,9 +237,10 @@ static bool scan_next(ExecOp *op, Batch **out)
         if (cv && !cv->is_const && cv->phys == st->cmpf.phys) {
             k = exec__cmp_filter_select(&st->cmpf, st->batch, st->sel);
             if (st->rest && k > 0) {   /* the other conjuncts on the rows left, as AND does */
+                const uint16_t *in = k == n ? NULL : st->sel;   /* all passed: sel unwritten */
                 mem_arena_reset(st->scratch);
-                Vector *pred = exec__expr_eval(st->rest, st->batch, st->sel, k);
-                k = exec__select_true(pred, st->sel, k, st->sel);   /* in place: k <= i */
+                Vector *pred = exec__expr_eval(st->rest, st->batch, in, k);
+                k = exec__select_true(pred, in, k, st->sel);   /* in place: k <= i */
             }
         } else {
             mem_arena_reset(st->scratch);

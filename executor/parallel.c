@@ -52,6 +52,7 @@
 #include "executor/catalog.h"
 
 #include <pthread.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,6 +80,7 @@ typedef struct ParPart {
     Vector **keyvec;
     MemArena *scratch;
     uint64_t *hash;
+    uint64_t *phash;          /* hash of each row kept, for the aggregate (exec__agg_prehashed) */
     uint16_t *sel;
 } ParPart;
 
@@ -104,6 +106,8 @@ struct ParRun {
     bool handed_over;         /* the workers' memory belongs to the aggregate now */
     Expr *const *part_keys;   /* partitioned: what rows are split by */
     int npart_keys;
+    bool prehash;             /* partitioned: part_keys are the aggregate's lookup keys */
+    uint64_t presize;         /* partitioned by GROUP BY keys: groups each thread expects */
     ExecPipeline *leader_copy; /* partitioned: the leader's own copy (its scan is closed here) */
 };
 
@@ -211,6 +215,7 @@ static void part_filter(ParPart *pp, Batch *b)
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t part = (uint32_t)(((pp->hash[i] >> 32) * (uint64_t)pp->nparts) >> 32);
         pp->sel[n] = rows[i];
+        pp->phash[n] = pp->hash[i];
         n += pp->mine[part];
     }
     b->sel = pp->sel;
@@ -349,6 +354,18 @@ static void stats_mode(ParRun *r, const ExecOp *sink, const char *mode)
 #define PAR_SAMPLE_BATCHES 64
 #define PAR_MIN_REDUCTION 16
 
+/* Groups each thread of a partitioned aggregation can expect, from the
+ * sample's groups per row read and the rows left: its group table and
+ * states are sized once instead of doubling (and rehashing) their way
+ * there from 1024 — ClickBench Q32 ends at 5M groups per thread. */
+static uint64_t presize_groups(const ExecPipeline *p, const ParRun *r)
+{
+    double read = (double)PAR_SAMPLE_BATCHES * VEC_CAPACITY;
+    double rows = read + (double)exec__scan_parallel_rows(p->source);
+    double est = (double)exec__agg_key_groups(p->sink) / read * rows / (r->nworkers + 1);
+    return est > (double)(UINT64_C(1) << 27) ? UINT64_C(1) << 27 : (uint64_t)est;
+}
+
 /* Whether a key partitioning would hash is a string (GROUP BY keys, or the
  * DISTINCT argument without GROUP BY). */
 static bool agg_string_keys(const PlanNode *agg)
@@ -359,18 +376,24 @@ static bool agg_string_keys(const PlanNode *agg)
     const Expr *d = agg->ngroups == 0 ? exec__agg_distinct_key(agg) : NULL;
     return d != NULL && type_phys(d->type) == PHYS_STR;
 }
-static bool agg_sample(ExecPipeline *p, ParRun *r, bool *partition)
+static bool agg_sample(ExecPipeline *p, ParRun *r, bool *partition, bool *by_pairs)
 {
     uint64_t sunk = 0;
     ParTiming tm = {0, 0};
     if (pipe_drive(p, r, PAR_SAMPLE_BATCHES, &sunk, NULL, &tm))
         return true;
     uint64_t groups = exec__agg_groups(p->sink);
-    if (sunk < 4 * VEC_CAPACITY || groups * PAR_MIN_REDUCTION <= sunk)
+    ExecSession *s = exec_catalog_session();
+    const char *mode = s ? guc_show(exec_session_guc(s), "strata.parallel_aggregate") : "auto";
+    if (strcmp(mode, "auto") != 0)
+        *partition = strcmp(mode, "partitioned") == 0;   /* pinned (tests) */
+    else if (sunk < 4 * VEC_CAPACITY || groups * PAR_MIN_REDUCTION <= sunk)
         *partition = false;
     else
         *partition = 1.5 * tm.input_ms + (agg_string_keys(p->sink->node) ? tm.sink_ms / 2 : 0) <
                      tm.sink_ms * (double)groups / (double)sunk;
+    uint64_t keyed = exec__agg_key_groups(p->sink);
+    *by_pairs = groups - keyed >= PAR_MIN_REDUCTION * keyed;   /* DISTINCT values far outnumber groups */
     return false;
 }
 
@@ -384,6 +407,8 @@ static void *worker_main(void *arg)
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         uint64_t sunk = 0;
+        if (w->part && r->presize)
+            exec__agg_presize(w->pipe.sink, r->presize);
         pipe_drive(&w->pipe, r, UINT64_MAX, &sunk, w->part, NULL);
         err_pop(&jmp);
     } else {
@@ -432,6 +457,7 @@ static ParPart *part_new(ExecQuery *q, const ParRun *r, int nparts, int index)
     for (int k = 0; k < r->npart_keys; k++)
         pp->keys[k] = exec__expr_compile(q, r->part_keys[k], pp->scratch);
     pp->hash = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint64_t));
+    pp->phash = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint64_t));
     pp->sel = mem_alloc(q->arena, VEC_CAPACITY * sizeof(uint16_t));
     return pp;
 }
@@ -512,8 +538,11 @@ static void workers_start(ParRun *r, ExecPipeline *p, ParPart *leader_part)
         w->run = r;
         worker_query(w, p->source->q);
         pipe_copy(&w->q, p, &w->pipe, leader_part != NULL);
-        if (leader_part)
+        if (leader_part) {
             w->part = part_new(&w->q, r, r->nworkers + 1, i + 1);
+            if (r->prehash)
+                exec__agg_prehashed(w->pipe.sink, w->part->keyvec, w->part->phash);
+        }
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
             if (leader_part)
                 leader_part->mine[i + 1] = true;
@@ -545,7 +574,9 @@ static void workers_join(ParRun *r)
  * merged: the aggregate emits each thread's groups in turn. Without GROUP
  * BY, split by the argument of its DISTINCT calls (count(DISTINCT UserID)):
  * the threads' value sets are disjoint, so their states simply add up
- * (exec__agg_merge, disjoint) into the leader's. Reading and hashing every
+ * (exec__agg_merge, disjoint) into the leader's; so do those of a GROUP BY
+ * with far more DISTINCT values than groups, split by keys and value (the
+ * leader looks the workers' few groups up). Reading and hashing every
  * row on each thread costs far less than the group-table work it splits
  * (ClickBench Q32 reads 4 narrow columns of its 10M rows, then looks up
  * 10M distinct keys). The sample's groups are dropped: its rows are read
@@ -559,8 +590,12 @@ static void run_partitioned(ParRun *r, ExecPipeline *p, bool by_distinct)
     r->leader_copy = lp;
     pipe_copy(q, p, lp, true);
     ParPart *part = part_new(q, r, nparts, 0);
+    if (r->prehash)
+        exec__agg_prehashed(lp->sink, part->keyvec, part->phash);
     workers_start(r, p, part);
     uint64_t sunk = 0;
+    if (r->presize)
+        exec__agg_presize(lp->sink, r->presize);
     pipe_drive(lp, r, UINT64_MAX, &sunk, part, NULL);
     workers_join(r);
     stats_mode(r, p->sink, "partitioned");
@@ -586,15 +621,31 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
 {
     exec__scan_share(p->source);
     uint64_t sunk = 0;
-    bool partition = false;
-    if (p->sink->node->kind == PLAN_AGG && agg_sample(p, r, &partition))
+    bool partition = false, by_pairs = false;
+    if (p->sink->node->kind == PLAN_AGG && agg_sample(p, r, &partition, &by_pairs))
         return;
     if (partition) {
         const PlanNode *agg = p->sink->node;
         const Expr *dkey = exec__agg_distinct_key(agg);
+        if (dkey != NULL && agg->ngroups > 0 && by_pairs) {
+            /* Few groups, many DISTINCT values (Q8: RegionID, UserID):
+             * split by both, so that one big group (region 229, 18% of
+             * the rows) does not load one thread; the threads' (group,
+             * value) pairs are disjoint and their states add up. */
+            Expr **keys = MEM_NEW_ARRAY(p->source->q->arena, Expr *, agg->ngroups + 1);
+            for (int k = 0; k < agg->ngroups; k++)
+                keys[k] = agg->group_exprs[k];
+            keys[agg->ngroups] = (Expr *)dkey;
+            r->part_keys = keys;
+            r->npart_keys = agg->ngroups + 1;
+            run_partitioned(r, p, true);
+            return;
+        }
+        r->prehash = true;
         if (exec__agg_partitionable(agg)) {
             r->part_keys = agg->group_exprs;
             r->npart_keys = agg->ngroups;
+            r->presize = presize_groups(p, r);
             run_partitioned(r, p, false);
             return;
         }

@@ -188,10 +188,10 @@ static void alloc_column(StoreTable *t, int c)
     size_t bytes = t->width[c] * STORE_GROUP_ROWS;
     for (uint64_t g = 0; g < t->ngroups; g++) {
         StoreRowGroup *grp = store__group(t, g);
-        void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+        void *p = store__chunk_alloc(t, c);
         if (!p) {
             for (uint64_t k = 0; k < g; k++) {
-                free(store__group(t, k)->chunks[c].data);
+                store__chunk_free(store__group(t, k)->chunks[c].data);
                 store__group(t, k)->chunks[c].data = NULL;
             }
             err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
@@ -260,7 +260,7 @@ void store__undo_add_column(StoreTable *t, int old_ncols)
     for (uint64_t g = 0; g < t->ngroups; g++) {
         StoreRowGroup *grp = store__group(t, g);
         if (grp->ncols_inline <= c) {
-            free(grp->chunks[c].data);
+            store__chunk_free(grp->chunks[c].data);
             grp->chunks[c].data = NULL;
         }
     }

@@ -70,7 +70,7 @@ void store__bulk_job_free(StoreBulkJob *j)
     if (!j)
         return;
     for (int i = 0; i < j->nowned; i++)
-        free(j->owned[i]);
+        store__chunk_free(j->owned[i]);  /* detached chunks and string copies */
     free(j);
 }
 

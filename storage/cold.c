@@ -134,7 +134,7 @@ static void garbage_free(Garbage *gb)
     while (gb->retired) {
         StoreRetired *next = gb->retired->next;
         for (size_t i = 0; i < gb->retired->n; i++)
-            free(gb->retired->ptrs[i]);
+            store__chunk_free(gb->retired->ptrs[i]);  /* chunks and heap blocks */
         free(gb->retired->ptrs);
         free(gb->retired);
         gb->retired = next;
@@ -524,7 +524,7 @@ void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols)
         for (int c = 0; c < ncols; c++)
             if (grp->chunks[c].data && col_freezable(t, c) &&
                 ref_covers(t->run_cur, c, g * STORE_GROUP_ROWS)) {
-                free(grp->chunks[c].data);
+                store__chunk_free(grp->chunks[c].data);
                 grp->chunks[c].data = NULL;
                 any |= t->phys[c] == PHYS_STR;
             }

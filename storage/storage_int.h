@@ -247,6 +247,7 @@ struct StoreTable {
     _Atomic uint64_t nrows;
     uint64_t ngroups;      /* row groups allocated (writer only) */
     StoreRowGroup ***dir;  /* STORE_DIR_TOP segment pointers; freed with the rows */
+    struct StoreChunkSlab **slab_cur; /* per column (cap_cols): the slab its next chunk comes from (chunk_slab.c) */
 
     StoreHeap heap;
     StorePkIndex pk;
@@ -774,6 +775,18 @@ void store__txn_wait_notxn_scans(StoreTable *t);
  * free row groups [from, to) of t (headers and data arrays). */
 void store__heap_new_block(StoreHeap *h);
 void store__groups_free(StoreTable *t, uint64_t from, uint64_t to);
+
+/* chunk_slab.c: memory for a column chunk's STORE_GROUP_ROWS values —
+ * consecutive chunks of one column side by side in 2 MB slabs once the table
+ * has a few groups (scans stream them), malloc before. alloc: NULL when out
+ * of memory; called by the table's writer (or under ACCESS EXCLUSIVE).
+ * free: any chunk data pointer, or any other malloc'd pointer (it is
+ * free()d), NULL ignored; thread-safe. slabs_release: the table's cursors
+ * (when its rows are freed). */
+typedef struct StoreChunkSlab StoreChunkSlab;
+void *store__chunk_alloc(StoreTable *t, int c);
+void store__chunk_free(void *p);
+void store__chunk_slabs_release(StoreTable *t);
 
 /* ---- bulk.c ---- */
 /* A COPY past STORE_BULK_RUN_ROWS rows writes its rows to a run file as it

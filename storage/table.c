@@ -58,6 +58,7 @@ StoreTable *store__table_new(uint32_t oid, const char *schema, const char *name,
         t->width = store__calloc((size_t)t->cap_cols, sizeof *t->width);
         t->pkey = store__calloc((size_t)t->cap_cols, sizeof *t->pkey);
         t->dir = store__calloc(STORE_DIR_TOP, sizeof *t->dir);
+        t->slab_cur = store__calloc((size_t)t->cap_cols, sizeof *t->slab_cur);
         for (int i = 0; i < ncols; i++) {
             t->cols[i] = cols[i];
             t->cols[i].name = store__strdup(cols[i].name);
@@ -91,7 +92,7 @@ void store__groups_free(StoreTable *t, uint64_t from, uint64_t to)
     for (uint64_t g = from; g < to; g++) {
         StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
         for (int c = grp->ncols_inline; c < t->ncols; c++)
-            free(grp->chunks[c].data);  /* NULL when cold (cold.c) */
+            store__chunk_free(grp->chunks[c].data);  /* NULL when cold (cold.c) */
         free(grp);  /* header, chunks and stamps are one allocation */
     }
 }
@@ -104,6 +105,7 @@ void store__table_free_data(StoreTable *t)
     free(t->dir);  /* the header may outlive the rows (dropped tables): keep it small */
     t->dir = NULL;
     t->ngroups = 0;
+    store__chunk_slabs_release(t);
     heap_free_blocks(t->heap.head, NULL);
     heap_free_blocks(t->heap.vals, NULL);
     t->heap.head = t->heap.vals = NULL;
@@ -127,6 +129,7 @@ void store__table_free(StoreTable *t)
     free(t->cols);
     free(t->phys);
     free(t->width);
+    free(t->slab_cur);
     free(t->pkey);
     store__stats_free(t);
     pthread_rwlock_destroy(&t->pk_lock);
@@ -328,8 +331,9 @@ void store__heap_cut(StoreHeap *h, StoreHeapBlock *keep, uint64_t from)
 
 /* A row group: header, chunk descriptors and stamps in one allocation;
  * each column's data array in its own (a checkpoint frees the arrays of
- * cold columns, cold.c), so ncols_inline is 0. */
-static StoreRowGroup *group_alloc(const StoreTable *t)
+ * cold columns, cold.c), next to the column's previous ones (chunk_slab.c),
+ * so ncols_inline is 0. */
+static StoreRowGroup *group_alloc(StoreTable *t)
 {
     size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
     header = (header + 63) & ~(size_t)63;
@@ -342,10 +346,10 @@ static StoreRowGroup *group_alloc(const StoreTable *t)
     g->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
     g->ncols_inline = 0;
     for (int c = 0; c < t->ncols; c++) {
-        g->chunks[c].data = aligned_alloc(64, (t->width[c] * STORE_GROUP_ROWS + 63) & ~(size_t)63);
+        g->chunks[c].data = store__chunk_alloc(t, c);
         if (!g->chunks[c].data) {
             for (int k = 0; k < c; k++)
-                free(g->chunks[k].data);
+                store__chunk_free(g->chunks[k].data);
             free(mem);
             err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
         }
