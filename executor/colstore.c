@@ -239,6 +239,27 @@ static inline uint64_t hash_str(SqlType t, StrRef s)
         return;                                                                    \
     }
 
+/* Strings compared byte for byte (text, varchar, bytea, ...: not numeric,
+ * bpchar or the types with their own comparison): the type tests hoisted
+ * out of the per-row loops of hashing and equality (ClickBench Q5's
+ * count(DISTINCT SearchPhrase) spent a fifth of its time in them). */
+static inline bool str_plain(SqlType t)
+{
+    return !exec__str_needs_typecmp(t) && !is_numeric(t) && !is_bpchar(t);
+}
+
+static void hash_plain_strings(const Vector *v, const uint16_t *sel, uint32_t count, uint64_t *hashes,
+                               bool first)
+{
+    const StrRef *d = v->data;
+    const uint64_t *vb = exec__validity(v);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t row = sel ? sel[i] : i;
+        uint64_t h = exec__bit(vb, row) ? hash_bytes(d[row].ptr, d[row].len, 0) : HASH_NULL;
+        hashes[i] = hash_combine(hashes[i], h, first);
+    }
+}
+
 void exec__hash_vector(const Vector *v, const uint16_t *sel, uint32_t count, uint64_t *hashes, bool first)
 {
     uint32_t m = exec__mask(v);
@@ -250,6 +271,10 @@ void exec__hash_vector(const Vector *v, const uint16_t *sel, uint32_t count, uin
         case PHYS_I64: HASH_INT_LOOP(int64_t)
         default: break;
         }
+    }
+    if (v->phys == PHYS_STR && m != 0 && str_plain(v->type)) {
+        hash_plain_strings(v, sel, count, hashes, first);
+        return;
     }
     const uint16_t *s = sel ? sel : exec__identity_sel;
     for (uint32_t i = 0; i < count; i++) {
@@ -329,6 +354,15 @@ void exec__eq_column(const Vector *v, const uint16_t *rows, const ExecColumn *c,
     case PHYS_F64: EQ_LOOP(double, dbl_eq(x, y))
     case PHYS_STR: {
         const StrRef *a = v->data, *b = (const StrRef *)c->data;
+        if (str_plain(v->type)) {
+            for (uint32_t i = 0; i < n; i++) {
+                if (!eq[i] || !exec__bit(vb, rows[i] & m) || !exec__col_valid(c, idx[i]))
+                    continue;
+                StrRef x = a[rows[i] & m], y = b[idx[i]];
+                eq[i] = x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
+            }
+            break;
+        }
         for (uint32_t i = 0; i < n; i++)
             if (eq[i] && exec__bit(vb, rows[i] & m) && exec__col_valid(c, idx[i]))
                 eq[i] = str_eq(v->type, a[rows[i] & m], b[idx[i]]);
