@@ -57,6 +57,7 @@ typedef struct GucDef {
 } GucDef;
 
 static const char *guc_check_encoding(const char *v, char *buf, size_t size);
+static const char *guc_check_clean_ascii(const char *v, char *buf, size_t size);
 static const char *guc_check_datestyle(const char *v, char *buf, size_t size);
 static const char *guc_check_timezone(const char *v, char *buf, size_t size);
 
@@ -67,7 +68,7 @@ static const char *guc_check_timezone(const char *v, char *buf, size_t size);
 
 /* Sorted by name, case-insensitively (SHOW ALL and the ParameterStatus burst use this order). */
 static const GucDef guc_defs[] = {
-    S("application_name", GUC_CHG_USER, "", true, NULL, "Sets the application name to be reported in statistics and logs."),
+    S("application_name", GUC_CHG_USER, "", true, guc_check_clean_ascii, "Sets the application name to be reported in statistics and logs."),
     I("block_size", GUC_CHG_INTERNAL, "8192", 8192, 8192, GUC_UNIT_NONE, "Shows the size of a disk block."),
     E("bytea_output", GUC_CHG_USER, "hex", "escape,hex", "Sets the output format for bytea."),
     S("client_encoding", GUC_CHG_USER, "UTF8", true, guc_check_encoding, "Sets the client's character set encoding."),
@@ -347,6 +348,17 @@ static const char *guc_canon(const GucDef *d, const char *v, const char *current
         return buf;
     }
     return v;
+}
+
+/* application_name: PostgreSQL's pg_clean_ascii, every byte outside
+ * printable ASCII (any non-ASCII byte, valid UTF-8 or not) becomes '?'. */
+static const char *guc_check_clean_ascii(const char *v, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; *v && n + 1 < size; v++, n++)
+        buf[n] = (unsigned char)*v < 32 || (unsigned char)*v > 126 ? '?' : *v;
+    buf[n] = '\0';
+    return buf;
 }
 
 /* client_encoding: Strata speaks UTF8 only (PostgreSQL's spellings of it). */

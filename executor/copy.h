@@ -71,6 +71,9 @@ void exec_copy_in_free(ExecCopyIn *ci);
  * (record syntax) or `COPY t, line 3` (load). Empty when unknown.
  */
 void exec_copy_in_context(const ExecCopyIn *ci, char *buf, size_t size);
+/* The error about to be raised (CopyFail) concerns the line being read:
+ * its context is `COPY t, line N` (N >= 1), as PostgreSQL's. NULL: no-op. */
+void exec_copy_in_mark_line(ExecCopyIn *ci);
 
 /*
  * Append the text of every active row of batch as COPY TO lines (each

@@ -14,6 +14,13 @@
  * type_input (whose messages every error keeps). An autocommit COPY tells
  * the store that nothing reads its rows before COMMIT, so written groups
  * leave memory (storage/bulk.c).
+ *
+ * UTF-8 (as PostgreSQL's CopyConvertBuf): each chunk of input is
+ * validated once, ahead of the splitting, by utf8_valid_prefix; the error
+ * is raised when the line holding the first invalid byte is reached, so
+ * earlier lines' errors come first and the context names that line
+ * without its text (`COPY t, line 2`). Escapes that make bytes (\377,
+ * \x00) are checked per field, with the line's text in the context.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/copy.h"
@@ -25,6 +32,7 @@
 #endif
 #include "common/datetime.h"
 #include "common/error.h"
+#include "common/utf8.h"
 #include "executor/copy_cluster.h"
 #include "executor/exec_int.h"
 #include "storage/storage.h"
@@ -57,6 +65,8 @@ struct ExecCopyIn {
     uint64_t line;            /* lines started so far */
     uint64_t total;
     bool header_done, ended;
+    size_t checked;           /* leading bytes of pending known valid UTF-8 */
+    size_t bad_at;            /* buffer being consumed: offset of an invalid character, or SIZE_MAX */
     const char *header_rec;   /* HEADER MATCH record being split (else NULL) */
     size_t header_avail;      /* input bytes from header_rec on */
     /* error context */
@@ -290,18 +300,27 @@ static void flush_segment(ExecCopyIn *ci, bool sort)
  * stored already, so a duplicate key or NULL among them would have been
  * raised first (PostgreSQL also stores rows as it reads them): append them
  * in file order — that raises such an error with its line — and re-raise
- * the error when it does not.
+ * the error when it does not. The same for the rows before a record error.
  */
+static void flush_rows(ExecCopyIn *ci);
+
 static _Noreturn void raise_after_segment(ExecCopyIn *ci)
 {
     ErrorData saved = *err_current();
     CopyPhase phase = ci->phase;
     bool parse = phase == PH_RECORD || phase == PH_CONVERT;
-    if (ci->cluster && parse && strcmp(saved.sqlstate, ERRCODE_QUERY_CANCELED) != 0) {
+    bool canceled = strcmp(saved.sqlstate, ERRCODE_QUERY_CANCELED) == 0;
+    if (((ci->cluster && parse) || (phase == PH_RECORD && ci->nrows > 0)) && !canceled) {
         uint64_t line = ci->err_line;
         int field = ci->err_field;
         StrRef text = ci->err_text;
-        flush_segment(ci, false);
+        /* A record error (field count, invalid UTF-8) with rows of its
+         * batch not yet converted: PostgreSQL converts and stores each row
+         * before reading the next, so their errors come first. */
+        if (phase == PH_RECORD)
+            flush_rows(ci);
+        if (ci->cluster)
+            flush_segment(ci, false);
         ci->phase = phase;
         ci->err_line = line;
         ci->err_field = field;
@@ -485,6 +504,18 @@ static uint32_t unescape_in_place(char *p, const char *e)
     return (uint32_t)(w - p);
 }
 
+/* A de-escaped field: escapes may have made any byte (\377, \0), so it
+ * is valid UTF-8 again only if checked, as PostgreSQL's
+ * CopyReadAttributesText does; the context shows the line. */
+static void escaped_check(ExecCopyIn *ci, const char *p, uint32_t n, const char *line, size_t len)
+{
+    size_t ok = utf8_valid_prefix(p, n);
+    if (ok != n) {
+        record_ctx(ci, line, len);
+        utf8_report_invalid(p + ok, n - ok);
+    }
+}
+
 /* Store field [p, p + n) of the row being split as field nf (NULL when it
  * is the NULL marker), NUL-terminated in place; the caller checked nf. */
 static inline void plain_field(ExecCopyIn *ci, int nf, char *p, uint32_t n)
@@ -591,8 +622,10 @@ static void text_record(ExecCopyIn *ci, const char *line, size_t len)
         if (n == ci->o.null_len && memcmp(p, ci->o.null_str, ci->o.null_len) == 0) {
             *slot = (StrRef){NULL, 0};
         } else {
-            if (memchr(p, '\\', n) != NULL)
+            if (memchr(p, '\\', n) != NULL) {
                 n = unescape_in_place(p, q);
+                escaped_check(ci, p, n, line, len);
+            }
             p[n] = '\0';
             *slot = (StrRef){p, n};
         }
@@ -712,6 +745,29 @@ static void header_check(ExecCopyIn *ci, const char *line, size_t len)
     }
 }
 
+/* The record at buf + pos (avail bytes, its first line line_len bytes)
+ * holds the invalid character found ahead at ci->bad_at. */
+static bool holds_bad(const ExecCopyIn *ci, const char *buf, size_t pos, size_t line_len, size_t avail)
+{
+    if (ci->bad_at < pos + line_len)
+        return true;
+    if (!ci->o.csv || ci->bad_at >= pos + avail)
+        return false;
+    size_t end;   /* a quoted CSV field runs on past the first line */
+    record_scan(ci, buf + pos, avail, &end);
+    return ci->bad_at < pos + end;
+}
+
+/* The line being read holds invalid UTF-8: PostgreSQL raises it before
+ * the line is split, its context without the line's text. */
+static _Noreturn void encoding_error(ExecCopyIn *ci, const char *buf, size_t len)
+{
+    ci->phase = PH_RECORD;
+    ci->err_line = ci->line;
+    ci->err_text = (StrRef){NULL, 0};
+    utf8_report_invalid(buf + ci->bad_at, len - ci->bad_at);
+}
+
 /* Consume complete records from buf; returns the bytes consumed. */
 static size_t consume(ExecCopyIn *ci, const char *buf, size_t len, bool final)
 {
@@ -729,6 +785,8 @@ static size_t consume(ExecCopyIn *ci, const char *buf, size_t len, bool final)
             pos = len;
             break;
         }
+        if (ci->bad_at != SIZE_MAX && holds_bad(ci, buf, pos, line_len, avail))
+            encoding_error(ci, buf, len);
         size_t used;
         bool is_header = !ci->header_done && ci->o.header;
         if (is_header && !ci->o.header_match) {
@@ -768,14 +826,21 @@ static size_t consume(ExecCopyIn *ci, const char *buf, size_t len, bool final)
     return pos;
 }
 
-/* consume, with the segment's rows stored before a parse error is raised. */
+/* consume, with the segment's rows stored before a parse error is raised.
+ * buf's first ci->checked bytes are known valid UTF-8; the rest is
+ * validated here in one pass, and ci->checked left for the bytes not
+ * consumed (a character cut by the end of a chunk is no error yet). */
 static size_t consume_guarded(ExecCopyIn *ci, const char *buf, size_t len, bool final)
 {
+    size_t from = ci->checked < len ? ci->checked : len;
+    size_t valid = from + utf8_valid_prefix(buf + from, len - from);
+    ci->bad_at = valid < len && (final || !utf8_incomplete(buf + valid, len - valid)) ? valid : SIZE_MAX;
     ErrJmp jmp;
     if (!ERR_TRY(jmp))
         raise_after_segment(ci);
     size_t used = consume(ci, buf, len, final);
     err_pop(&jmp);
+    ci->checked = valid > used ? valid - used : 0;
     return used;
 }
 
@@ -789,6 +854,8 @@ void exec_copy_in_data(ExecCopyIn *ci, const char *data, size_t len)
         strbuf_append(&ci->pending, data, len);
         buf = ci->pending.data;
         n = ci->pending.len;
+    } else {
+        ci->checked = 0;
     }
     size_t used = consume_guarded(ci, buf, n, false);
     if (buf == data) {
@@ -816,6 +883,15 @@ uint64_t exec_copy_in_finish(ExecCopyIn *ci)
     return ci->total;
 }
 
+void exec_copy_in_mark_line(ExecCopyIn *ci)
+{
+    if (ci == NULL)
+        return;
+    ci->phase = PH_RECORD;
+    ci->err_line = ci->line + (ci->pending.len > 0 || ci->line == 0);
+    ci->err_text = (StrRef){NULL, 0};
+}
+
 /* Append s to buf as a quoted context value, clipped as PostgreSQL does. */
 static void context_value(char *buf, size_t size, StrRef s)
 {
@@ -835,6 +911,10 @@ void exec_copy_in_context(const ExecCopyIn *ci, char *buf, size_t size)
     case PH_NONE:
         return;
     case PH_RECORD:
+        if (ci->err_text.ptr == NULL) {   /* the line was not read whole (encoding, CopyFail) */
+            snprintf(buf, size, "COPY %s, line %llu", ci->relname, (unsigned long long)ci->err_line);
+            return;
+        }
         snprintf(buf, size, "COPY %s, line %llu: ", ci->relname, (unsigned long long)ci->err_line);
         context_value(buf, size, ci->err_text);
         return;

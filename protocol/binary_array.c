@@ -21,6 +21,7 @@
 #include "common/array.h"
 #include "common/error.h"
 #include "common/typio.h"
+#include "common/utf8.h"
 #include "common/types.h"
 
 #define ARRAY_WIRE_MAX_DIMS 6     /* PostgreSQL's MAXDIM */
@@ -59,6 +60,7 @@ void proto_json_recv(SqlType t, const char *data, size_t len, MemArena *arena, V
         data++;
         len--;
     }
+    utf8_verify(data, len);   /* json_recv's pq_getmsgtext */
     type_input(t, data, len, arena, out);
 }
 

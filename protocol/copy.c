@@ -651,7 +651,8 @@ static void copy_in_stdin(ProtoConn *c, ExecCopyIn *ci, int ncols, ProtoCopyBinI
             return;
         case 'f': {
             ProtoMsg fm = {.data = c->msg.data, .len = c->msg.len, .pos = 0};
-            err_raise(ERRCODE_QUERY_CANCELED, "COPY from stdin failed: %s", proto_msg_string(&fm));
+            exec_copy_in_mark_line(ci);   /* PostgreSQL's context: the line being read */
+            err_raise(ERRCODE_QUERY_CANCELED, "COPY from stdin failed: %s", proto_msg_text(&fm));
         }
         case 'H':
         case 'S':

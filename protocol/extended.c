@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/typio.h"
+#include "common/utf8.h"
 #include "executor/executor.h"
 #include "parser/parser.h"
 #include "planner/plan.h"
@@ -42,7 +43,7 @@ static void copy_str(char *dst, size_t size, const char *src)
 
 static const char *name_arg(ProtoMsg *m)
 {
-    const char *name = proto_msg_string(m);
+    const char *name = proto_msg_text(m);
     if (strlen(name) >= PROTO_NAME_MAX)
         err_raise(ERRCODE_PROTOCOL_VIOLATION, "name too long in message: \"%s\"", name);
     return name;
@@ -143,7 +144,7 @@ void proto_ext_parse(ProtoConn *c, ProtoMsg *m)
 {
     ProtoSession *s = c->session;
     const char *name = name_arg(m);
-    const char *query = proto_msg_string(m);
+    const char *query = proto_msg_text(m);
     int ntypes = proto_msg_int16(m);
     if (ntypes < 0)
         err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid number of parameter types");
@@ -235,6 +236,7 @@ void proto_binary_param(SqlType t, const char *data, size_t len, int idx, MemAre
         return;
     }
     if (ti->phys == PHYS_STR) {
+        utf8_verify(data, len);   /* textrecv's pq_getmsgtext */
         type_input(t, data, len, a, out);
         return;
     }
@@ -255,8 +257,39 @@ void proto_binary_param(SqlType t, const char *data, size_t len, int idx, MemAre
     }
 }
 
+/* A parameter that is client text must be valid UTF-8 (PostgreSQL's
+ * pg_client_to_server for the text format, pq_getmsgtext for binary text
+ * types), the error's context naming it as PostgreSQL's
+ * bind_param_error_callback does before the value is known. */
+static void param_verify(const char *data, size_t len, const char *portal, int idx)
+{
+    size_t ok = utf8_valid_prefix(data, len);
+    if (ok == len)
+        return;
+    char ctx[128];
+    if (portal[0])
+        snprintf(ctx, sizeof ctx, "portal \"%s\" parameter $%d", portal, idx + 1);
+    else
+        snprintf(ctx, sizeof ctx, "unnamed portal parameter $%d", idx + 1);
+    proto_error_set_context(ctx);
+    utf8_report_invalid(data + ok, len - ok);
+}
+
+/* Binary forms that are text (text, varchar, bpchar, name, json, jsonb's
+ * after its version byte, which is ASCII): validated as such. */
+static bool binary_is_text(uint32_t oid)
+{
+    const TypeInfo *ti = type_info(oid);
+    if (!ti || type_is_array(oid))
+        return false;
+    if (oid == TYPE_JSON || oid == TYPE_JSONB)
+        return true;
+    return ti->phys == PHYS_STR && oid != TYPE_NUMERIC && oid != TYPE_INTERVAL && oid != TYPE_UUID &&
+           oid != TYPE_BYTEA;
+}
+
 static Value *read_params(ProtoMsg *m, const Plan *plan, const char *stmt_name, const int16_t *formats,
-                          int nformats, MemArena *a)
+                          int nformats, MemArena *a, const char *portal)
 {
     int nparams = proto_msg_int16(m);
     if (nformats > 1 && nformats != nparams)
@@ -277,7 +310,10 @@ static Value *read_params(ProtoMsg *m, const Plan *plan, const char *stmt_name, 
         if (len < 0)
             err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid parameter length %d", len);
         const char *data = proto_msg_bytes(m, (size_t)len);
-        if (format_at(formats, nformats, i) == 1)
+        bool binary = format_at(formats, nformats, i) == 1;
+        if (!binary || binary_is_text(plan->param_types[i].oid))
+            param_verify(data, (size_t)len, portal, i);
+        if (binary)
             proto_binary_param(plan->param_types[i], data, (size_t)len, i, a, &values[i]);
         else
             type_input(plan->param_types[i], data, (size_t)len, a, &values[i]);
@@ -314,7 +350,7 @@ static void bind_into(ProtoConn *c, ProtoPortal *p, ProtoMsg *m, ProtoStmt *st)
      * columns of the FETCH's cursor (cursor.c) */
     const Plan *params_plan = st->cursor_raw ? st->cursor_query : st->plan;
     const Plan *rows_plan = st->cursor_raw ? proto_cursor_result_plan(c->session, st->cursor_raw) : st->plan;
-    Value *values = read_params(m, params_plan, st->name, formats, nformats, a);
+    Value *values = read_params(m, params_plan, st->name, formats, nformats, a, p->name);
     p->result_formats = result_formats(m, rows_plan, a);
     proto_msg_end(m);
     if (st->cursor_raw) {

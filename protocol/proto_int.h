@@ -209,6 +209,9 @@ int32_t proto_msg_int32(ProtoMsg *m);
 int16_t proto_msg_int16(ProtoMsg *m);
 /* NUL-terminated string; raises "invalid string in message". */
 const char *proto_msg_string(ProtoMsg *m);
+/* Client text (PostgreSQL's pq_getmsgstring): a NUL-terminated string
+ * that must be valid UTF-8, else 22021 (common/utf8.h). */
+const char *proto_msg_text(ProtoMsg *m);
 /* len bytes; returns a pointer into the message. */
 const char *proto_msg_bytes(ProtoMsg *m, size_t len);
 /* Raise "invalid message format" unless everything was consumed. */

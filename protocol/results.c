@@ -19,6 +19,7 @@
 #include <string.h>
 #include "common/guc.h"
 #include "common/typio.h"
+#include "common/utf8.h"
 #include "executor/executor.h"
 #include "planner/plan.h"
 
@@ -54,6 +55,14 @@ const char *proto_msg_string(ProtoMsg *m)
     if (!nul)
         msg_bad("invalid string in message");
     m->pos += (size_t)(nul - s) + 1;
+    return s;
+}
+
+const char *proto_msg_text(ProtoMsg *m)
+{
+    size_t start = m->pos;
+    const char *s = proto_msg_string(m);
+    utf8_verify(s, m->pos - start - 1);
     return s;
 }
 

@@ -126,7 +126,7 @@ static bool query_failed(ProtoConn *c, QueryState *qs, const char *sql, ErrorDat
 
 void proto_simple_query(ProtoConn *c, ProtoMsg *m)
 {
-    const char *text = proto_msg_string(m);
+    const char *text = proto_msg_text(m);
     proto_msg_end(m);
     /* A copy: COPY FROM STDIN reads more messages into c->msg. */
     char *sql = strdup(text);
