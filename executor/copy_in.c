@@ -11,9 +11,9 @@
  * copied once and split in place; fields are kept column-major so a
  * column converts from consecutive memory; integer, date and timestamp
  * columns parse their common text inline and send only the rest through
- * type_input (whose messages every error keeps). An autocommit COPY tells
- * the store that nothing reads its rows before COMMIT, so written groups
- * leave memory (storage/bulk.c).
+ * type_input (whose messages every error keeps). A COPY tells the store
+ * that nothing reads its rows while it runs, so written groups leave
+ * memory, and seals the load when it ends (storage/bulk.c).
  *
  * UTF-8 (as PostgreSQL's CopyConvertBuf): each chunk of input is
  * validated once, ahead of the splitting, by utf8_valid_prefix; the error
@@ -84,12 +84,11 @@ ExecCopyIn *exec_copy_in_begin(ExecSession *s, StoreTable *t, int ncols, const i
                   "current transaction is aborted, commands ignored until end of transaction block");
     exec__txn_ensure(s);
     store_txn_statement_begin(s->txn);   /* a statement, as a portal's */
-    /* Autocommit (no block, a one-statement Query: COPY runs only through
-     * the simple protocol): the transaction ends right after this COPY and
-     * nothing reads its rows before, so the store may let written rows
-     * leave memory (executor/README.md "COPY's memory"). */
-    if (!s->in_block && !s->implicit_block)
-        store_txn_bulk_unread(s->txn);
+    /* Nothing reads the rows while the COPY runs, so the store lets
+     * written rows leave memory; exec_copy_in_finish seals the load, after
+     * which later statements of a block read them from its run
+     * (executor/README.md "COPY's memory"). */
+    store_txn_bulk_unread(s->txn);
     MemArena *a = mem_arena_create("copy from");
     ExecCopyIn *ci = MEM_NEW(a, ExecCopyIn);
     ci->arena = a;
@@ -880,6 +879,7 @@ uint64_t exec_copy_in_finish(ExecCopyIn *ci)
     }
     if (ci->cluster)
         flush_segment(ci, true);
+    store_txn_bulk_end(ci->s->txn);  /* sealed: the block's next statements read the rows */
     return ci->total;
 }
 

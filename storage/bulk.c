@@ -20,8 +20,8 @@
  * and writes; the worker never reads table memory, which a rollback frees
  * under it. Sealing waits for the queue, then finishes the file here.
  *
- * **Unread loads** (store_txn_bulk_unread: an autocommit COPY, nothing
- * reads its rows before COMMIT): a whole group of the load hands its
+ * **Unread loads** (store_txn_bulk_unread: a COPY, nothing reads its rows
+ * while it runs): a whole group of the load hands its
  * non-key arrays to the job instead of a copy and its chunks' data become
  * NULL at once — what a checkpoint's freeze does after COMMIT — and value
  * heap blocks holding only such rows are freed (the job copied their
@@ -29,8 +29,15 @@
  * bits, zone maps, key columns and pk entries (~145 bytes a row of
  * ClickBench's hits instead of ~1,140); the COMMIT installs the run, which
  * serves the groups as cold ones. A rollback frees those groups (the next
- * append allocates fresh ones, free_detached_groups). Loads inside a block
- * keep their rows in memory as before (a later statement may read them).
+ * append allocates fresh ones, free_detached_groups). Inside a block the
+ * COPY's end seals the load (store_txn_bulk_end; a scan by the loading
+ * transaction would too): its finished run joins t->bulk_ref, the
+ * transaction's uncommitted runs of t, through which cold.c serves the
+ * groups to the transaction's later statements (and to anyone between the
+ * COMMIT's publication and the install). Several loads of one table in a
+ * transaction chain: each run starts at the group boundary at or below the
+ * previous one's end (rewriting that partial group and any rows appended
+ * in between), and the COMMIT installs them oldest first.
  *
  * A load is **sealed** before any other record of the transaction, before
  * a savepoint is taken (store__wal_pos) and at COMMIT: its last rows go to
@@ -42,12 +49,13 @@
  *
  * A load of a table whose row count is not a multiple of 2048, or whose
  * runs end before its last row, starts its run at `run_first`, the group
- * boundary at or below the end of the table's runs: the committed rows
- * [run_first, first) — the runs' last partial group and rows committed
- * since the last checkpoint, all in memory (or, when a checkpoint froze
- * them meanwhile, read back from its run) — are written into the run
- * first, as a checkpoint rewrites a partial group, so the run continues
- * the table's runs without a gap and every store group stays in one span.
+ * boundary at or below the end of the table's runs: the rows
+ * [run_first, first) — the runs' last partial group, rows committed since
+ * the last checkpoint and the loading transaction's own rows, all in
+ * memory (or, when a checkpoint froze them meanwhile, read back from its
+ * run) — are written into the run first, as a checkpoint rewrites a
+ * partial group, so the run continues the table's runs without a gap and
+ * every store group stays in one span.
  * The record then carries run_first too (36 bytes; 28 when equal).
  *
  * After the COMMIT, with checkpoints excluded (txn.c), store__bulk_install
@@ -118,6 +126,8 @@ typedef struct StoreBulk {
     bool unread;            /* nobody reads the rows before COMMIT: written groups leave
                              * memory (store_txn_bulk_unread) */
     uint64_t detached;      /* unread: groups of rows [first rounded up, detached) left */
+    StoreRunRef *pend;      /* unread, sealed: the transaction's uncommitted runs of t up to
+                             * this one (t->bulk_ref while it is t's newest such load) */
     StoreBulkPipe *pipe;    /* w's worker thread (NULL: appends inline) */
     int ncols;              /* table columns at the start (the run's) */
     uint64_t wal_pos;       /* sealed: stream position before its record */
@@ -218,23 +228,33 @@ static bool run_fits(uint64_t run_first, uint64_t first, uint64_t e)
 static StoreBulk *bulk_start(StoreTable *t, StoreTxn *x)
 {
     uint64_t n = atomic_load(&t->nrows);
+    /* x's earlier loads of t with runs (all sealed here): this run follows
+     * the last one, as it will follow it in t's runs after the COMMIT. */
+    uint64_t pend = 0;
+    for (const StoreBulk *o = x->bulk; o; o = o->next)
+        if (o->t == t && o->run && !o->skip && o->end > pend)
+            pend = o->end;
     store__lock();
     uint64_t e = runs_end(t);
-    /* After x's own TRUNCATE of t, a load right at the boundary T: its run
-     * is the new generation's first (from its row 0 after the swap). */
-    bool trunc = t->trunc_txn == x && n == t->trunc_row;
+    /* After x's own TRUNCATE of t (rows from its boundary T are x's): the
+     * run belongs to the new generation, numbered from T (row 0 after the
+     * swap). Else rows from `committed` on, if any, are x's own too (t's
+     * writer). */
+    bool trunc = t->trunc_txn == x && n >= t->trunc_row;
+    uint64_t base = trunc ? t->trunc_row : 0;
     bool ok = !t->alter_txn && t->ncols == t->ncols_committed && !t->view_sql &&
-              (trunc || (!t->trunc_txn && n == atomic_load(&t->committed) && e <= n));
+              (trunc || (!t->trunc_txn && e <= n));
     store__unlock();
     if (!ok)
         return NULL;
+    uint64_t from = pend > (trunc ? base : e) ? pend : (trunc ? base : e);
     StoreBulk *bk = store__calloc(1, sizeof *bk);
     bk->t = t;
     bk->ncols = t->ncols;
     bk->first = bk->end = n;
-    bk->base = trunc ? n : 0;
-    bk->run_first = bk->written = trunc ? n : e - e % STORE_GROUP_ROWS;
-    bk->unread = unread_txn.x == x && unread_txn.gen == x->gen && !trunc;
+    bk->base = base;
+    bk->run_first = bk->written = from - from % STORE_GROUP_ROWS;
+    bk->unread = unread_txn.x == x && unread_txn.gen == x->gen;
     bk->next = x->bulk;
     x->bulk = bk;
     return bk;
@@ -244,6 +264,31 @@ void store_txn_bulk_unread(StoreTxn *txn)
 {
     unread_txn.x = txn;
     unread_txn.gen = txn ? txn->gen : 0;
+}
+
+/* Whether a load of x (of t; NULL: any) is open with a run writer: its
+ * whole groups may have left memory. Below the threshold every row is
+ * still in memory, and the load may go on with the next COPY. */
+static bool writing(const StoreTxn *x, const StoreTable *t)
+{
+    for (const StoreBulk *bk = x->bulk; bk; bk = bk->next)
+        if (!bk->sealed && bk->w && bk->unread && (!t || bk->t == t))
+            return true;
+    return false;
+}
+
+void store_txn_bulk_end(StoreTxn *txn)
+{
+    if (unread_txn.x == txn)
+        unread_txn.x = NULL;
+    if (txn && !txn->bulk_sealing && writing(txn, NULL))
+        store__bulk_seal(txn);  /* later statements read the runs (t->bulk_ref) */
+}
+
+void store__bulk_before_read(StoreTxn *x, StoreTable *t)
+{
+    if (!x->bulk_sealing && writing(x, t))
+        store__bulk_seal(x);
 }
 
 /* Copy the bytes of refs[0..n) into one block owned by j and point refs at
@@ -478,6 +523,31 @@ void store_table_bulk_load(StoreTable *t, StoreTxn *x, const Batch *b)
     writer_catch_up(bk, false);
 }
 
+/* The sealed run of unread load bk joins the uncommitted runs its
+ * transaction reads t's rows through (t->bulk_ref, cold.c), after x's
+ * earlier ones. */
+static void pending_push(StoreBulk *bk)
+{
+    StoreTable *t = bk->t;
+    char path[4200];
+    bulk_path(path, sizeof path, bk->gen, t->oid);
+    store__lock();
+    StoreRunRef *prev = t->bulk_ref;  /* changed by t's writer only: us */
+    store__unlock();
+    bk->pend = store__run_pending_ref(t, prev, path, bk->gen, bk->run_first, bk->end, bk->ncols);
+    store__run_pending_set(t, store__run_ref_dup(bk->pend));
+}
+
+/* t->bulk_ref after x's loads of t changed (ROLLBACK TO): the runs of its
+ * newest load left that has them, else none. */
+static void pending_restore(StoreTxn *x, StoreTable *t)
+{
+    StoreBulk *bk = x->bulk;
+    while (bk && (bk->t != t || !bk->pend))
+        bk = bk->next;
+    store__run_pending_set(t, bk ? store__run_ref_dup(bk->pend) : NULL);
+}
+
 /* Seal one load: its record (and the run file, fsync'd) or its rows as
  * INSERT records. */
 static void bulk_seal_one(StoreTxn *x, StoreBulk *bk)
@@ -494,6 +564,8 @@ static void bulk_seal_one(StoreTxn *x, StoreBulk *bk)
         bk->w = NULL;
         run_writer_finish(w, NULL);  /* fsync, rename, directory fsync */
         bk->run = true;
+        if (bk->unread)
+            pending_push(bk);  /* its groups that left memory are read from the run */
         bk->sealed = true;
         uint8_t rec[36];
         memcpy(rec, &t->oid, 4);
@@ -582,9 +654,21 @@ static void free_detached_groups(StoreBulk *bk)
     t->ngroups = g0;
 }
 
+/* store_close frees live transactions with store_g.lock held, after
+ * store__txn_id_stop zeroed the id counter (never 0 while the store is
+ * open: ids start at 1); t->bulk_ref goes with t's data then. */
+static bool store_closing(void)
+{
+    return atomic_load(&store_g.next_txn_id) == 0;
+}
+
 static void bulk_drop(StoreBulk *bk)
 {
     free_detached_groups(bk);
+    if (store_closing())
+        store__run_release_locked(bk->pend);
+    else
+        store__run_release(bk->t, bk->pend);  /* t->bulk_ref no longer names it */
     char path[4200];
     store__bulk_pipe_stop(bk->pipe);  /* before the writer it appends to goes */
     bk->pipe = NULL;
@@ -613,6 +697,9 @@ void store__bulk_abort(StoreTxn *x)
     if (!bk)
         return;  /* every commit comes here: no trim without a load */
     x->bulk = NULL;
+    for (StoreBulk *o = bk; o && !store_closing(); o = o->next)
+        if (o->pend)
+            store__run_pending_set(o->t, NULL);
     while (bk) {
         StoreBulk *next = bk->next;
         bulk_drop(bk);
@@ -622,15 +709,58 @@ void store__bulk_abort(StoreTxn *x)
 
 void store__bulk_cut(StoreTxn *x, uint64_t pos)
 {
-    StoreBulk **p = &x->bulk;
+    StoreBulk **p = &x->bulk, *gone = NULL;
     while (*p) {
         StoreBulk *bk = *p;
         if (!bk->sealed || bk->wal_pos >= pos) {
             *p = bk->next;
-            bulk_drop(bk);
+            bk->next = gone;
+            gone = bk;
         } else {
             p = &bk->next;
         }
+    }
+    for (StoreBulk *bk = gone; bk; bk = bk->next)
+        if (bk->pend)
+            pending_restore(x, bk->t);  /* before the runs of the loads cut go */
+    /* Newest first (gone is oldest first): each frees its groups past the
+     * older ones'. */
+    StoreBulk *rev = NULL;
+    while (gone) {
+        StoreBulk *next = gone->next;
+        gone->next = rev;
+        rev = gone;
+        gone = next;
+    }
+    while (rev) {
+        StoreBulk *next = rev->next;
+        bulk_drop(rev);
+        rev = next;
+    }
+}
+
+/* An unread load whose run cannot join t (never expected: nobody else
+ * writes t meanwhile, checkpoints write committed rows only): its groups
+ * that left memory come back from the run through t->bulk_ref, still set,
+ * so the rows stay readable. Numbered as before the COMMIT: not after a
+ * TRUNCATE's swap renumbered them. */
+static void bulk_thaw(const StoreBulk *bk)
+{
+    StoreTable *t = bk->t;
+    if (bk->base != 0) {
+        fprintf(stderr, "WARNING:  bulk run of \"%s\" not installed: its rows are read from "
+                        "it after a restart\n", t->name);
+        return;
+    }
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__run_thaw_rows(t, bk->first, bk->detached);
+        err_pop(&jmp);
+    } else {
+        fprintf(stderr, "WARNING:  bulk run of \"%s\" not installed nor read back (%s): its "
+                        "rows are read from it after a restart\n", t->name,
+                err_current()->message);
+        err_clear();
     }
 }
 
@@ -641,17 +771,17 @@ __attribute__((noinline)) static void bulk_install_one(const StoreBulk *bk)
      * its boundary: the run's rows are then rows [run_first - base, ...). */
     uint64_t run_first = bk->run_first - bk->base, first = bk->first - bk->base;
     store__lock();
+    /* Columns added after the load (ADD COLUMN in its transaction) stay in
+     * memory: the run serves the load's own (as runs written before an
+     * ADD COLUMN do). */
     bool ok = bk->run && !bk->skip && !t->data_freed && !t->dropped && !t->trunc_txn &&
-              t->ncols_committed == bk->ncols && run_fits(run_first, first, runs_end(t));
+              t->ncols_committed >= bk->ncols && run_fits(run_first, first, runs_end(t));
     store__unlock();
     if (!ok) {
-        /* The rows stay in memory; the next checkpoint writes them. An
-         * unread load's groups left memory, so this must not happen to one
-         * (its table is written by nobody else until it ends); if it ever
-         * did, reads of them raise until a restart replays the run. */
-        if (bk->unread && bk->detached > bk->first && !t->data_freed && !t->dropped)
-            fprintf(stderr, "WARNING:  bulk run of \"%s\" not installed: its rows are read "
-                            "from it after a restart\n", t->name);
+        /* The rows stay in memory; the next checkpoint writes them. */
+        if (bk->unread && bk->detached > bk->first && !bk->skip && !t->data_freed &&
+            !t->dropped)
+            bulk_thaw(bk);
         return;
     }
     char path[4200];
@@ -661,8 +791,7 @@ __attribute__((noinline)) static void bulk_install_one(const StoreBulk *bk)
         /* A checkpoint that ran during the load may have written rows
          * [run_first, first) as a run of its own: ours replaces it in t's
          * runs; the file stays for the current checkpoint (cold.c). */
-        store__run_install_bulk(t, path, bk->gen, run_first, bk->end - bk->base,
-                                t->ncols_committed);
+        store__run_install_bulk(t, path, bk->gen, run_first, bk->end - bk->base, bk->ncols);
         err_pop(&jmp);
     } else {
         /* The rows stay in memory; the WAL record still names the file. */
@@ -678,13 +807,28 @@ void store__bulk_install(StoreTxn *x, uint64_t seq)
     if (!bk)
         return;  /* every commit comes here: no trim without a load */
     x->bulk = NULL;
+    StoreBulk *rev = NULL;  /* oldest first: each load's run follows the previous one's */
     while (bk) {
         StoreBulk *next = bk->next;
-        if (bk->run)
-            file_set(bk->gen, seq ? seq : 1);
-        bulk_install_one(bk);
-        free(bk);
+        bk->next = rev;
+        rev = bk;
         bk = next;
+    }
+    for (StoreBulk *o = rev; o; o = o->next) {
+        if (o->run)
+            file_set(o->gen, seq ? seq : 1);
+        bulk_install_one(o);
+    }
+    /* Only now: readers of the committed rows find them through t's runs
+     * (published by the installs) or, until then, through bulk_ref. */
+    for (StoreBulk *o = rev; o; o = o->next)
+        if (o->pend)
+            store__run_pending_set(o->t, NULL);
+    while (rev) {
+        StoreBulk *next = rev->next;
+        store__run_release(rev->t, rev->pend);
+        free(rev);
+        rev = next;
     }
     store__run_trim();
 }
@@ -763,7 +907,7 @@ void store__bulk_replay(StoreTable *t, StoreTxn *x, uint64_t gen, uint64_t run_f
     /* After x's TRUNCATE of t: the run holds the new generation's rows,
      * numbered from the boundary; it joins t at the replayed COMMIT, after
      * the swap, as it did live (store__bulk_install). */
-    bool trunc = t->trunc_txn == x && first == t->trunc_row && run_first == first;
+    bool trunc = t->trunc_txn == x && run_first >= t->trunc_row;
     if (atomic_load(&t->nrows) != first || end < first || run_first > first ||
         gen < STORE_BULK_GEN)
         err_raise(ERRCODE_DATA_CORRUPTED, "WAL replay: bad bulk run record for \"%s\"", t->name);
@@ -777,7 +921,7 @@ void store__bulk_replay(StoreTable *t, StoreTxn *x, uint64_t gen, uint64_t run_f
         RunReader *r = run_open(path);
         ErrJmp jmp;
         if (ERR_TRY(jmp)) {
-            load_rows(t, x, r, path, run_first, first, end, trunc ? first : 0, false);
+            load_rows(t, x, r, path, run_first, first, end, trunc ? t->trunc_row : 0, false);
             err_pop(&jmp);
         } else {
             run_close(r);
@@ -787,8 +931,8 @@ void store__bulk_replay(StoreTable *t, StoreTxn *x, uint64_t gen, uint64_t run_f
     }
     if (trunc) {
         StoreBulk *bk = store__calloc(1, sizeof *bk);
-        *bk = (StoreBulk){.t = t, .gen = gen, .first = first, .end = end, .run_first = first,
-                          .written = end, .base = first, .replayed = true, .sealed = true,
+        *bk = (StoreBulk){.t = t, .gen = gen, .first = first, .end = end, .run_first = run_first,
+                          .written = end, .base = t->trunc_row, .replayed = true, .sealed = true,
                           .run = true, .ncols = t->ncols, .next = x->bulk};
         x->bulk = bk;
     }

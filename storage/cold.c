@@ -33,6 +33,9 @@
  * a StrRef into a block, holds such a ref. A
  * reader that finds NULL data through a ref that does not cover the group
  * (it began before step 1) moves to the current ref, which does.
+ * Rows a bulk load in a block let go before its COMMIT are served the same
+ * way through t->bulk_ref, a ref on the loading transaction's sealed runs
+ * that is never published as t's current one (bulk.c; switch_refs).
  * A run is closed by the release of the last span naming it, and its file
  * unlinked then when flagged. DROP TABLE frees a table's data only when no
  * scan uses it (txn.c); its runs are closed then, and the files removed by
@@ -203,6 +206,7 @@ static void cache_unpin(StoreColdCache *cc)
 void store__cold_cache_free(StoreColdCache *cc)
 {
     cache_unpin(cc);
+    store__run_release(NULL, cc->pend);  /* after the unpin: it may close the run */
     mem_arena_destroy(cc->arena);
     *cc = (StoreColdCache){.group = UINT32_MAX, .private_decode = cc->private_decode};
 }
@@ -252,6 +256,40 @@ static void cache_load(StoreColdCache *cc, const StoreRun *run, uint64_t start)
     cc->pins = mem_calloc(cc->arena, (size_t)(cc->ncols ? cc->ncols : 1), sizeof *cc->pins);
 }
 
+/* The run serving a group that neither the reader's ref nor its pending
+ * ref covers: the current runs (the reader began before a freeze), else
+ * the writer's uncommitted bulk runs (t->bulk_ref: only its transaction
+ * reads rows past the committed ones; other readers between a load's
+ * COMMIT and its install, which publishes the run before clearing
+ * bulk_ref — hence the second round). */
+static const StoreRun *switch_refs(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc,
+                                   int col, uint64_t start)
+{
+    cache_unpin(cc);  /* before a release that may close the run of a pin */
+    cc->run = NULL;
+    cc->group = UINT32_MAX;
+    for (int round = 0; round < 2; round++) {
+        StoreRunRef *cur = store__run_acquire(t);
+        store__run_release(t, *ref);
+        *ref = cur;
+        const StoreRun *run = ref_covers(cur, col, start);
+        if (run)
+            return run;
+        store__lock();
+        StoreRunRef *p = t->bulk_ref;
+        if (p)
+            p->refs++;
+        store__unlock();
+        store__run_release(t, cc->pend);
+        cc->pend = p;
+        run = ref_covers(p, col, start);
+        if (run)
+            return run;
+    }
+    err_raise(ERRCODE_INTERNAL_ERROR, "cold rows %llu.. of \"%s\" are in no run",
+              (unsigned long long)start, t->name);
+}
+
 const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc,
                                 const StoreChunk *ch, int col, uint64_t start)
 {
@@ -259,18 +297,10 @@ const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache
     if (d)
         return d;
     const StoreRun *run = ref_covers(*ref, col, start);
-    if (!run) {
-        /* Began before the freeze: the current runs cover every cold group. */
-        StoreRunRef *cur = store__run_acquire(t);
-        store__run_release(t, *ref);
-        *ref = cur;
-        cc->run = NULL;
-        cc->group = UINT32_MAX;
-        run = ref_covers(cur, col, start);
-        if (!run)
-            err_raise(ERRCODE_INTERNAL_ERROR, "cold rows %llu.. of \"%s\" are in no run",
-                      (unsigned long long)start, t->name);
-    }
+    if (!run)
+        run = ref_covers(cc->pend, col, start);
+    if (!run)
+        run = switch_refs(t, ref, cc, col, start);
     if (cc->run != run || cc->group == UINT32_MAX || start < cc->first_row ||
         start + STORE_GROUP_ROWS > cc->end_row)
         cache_load(cc, run, start);
@@ -390,6 +420,48 @@ void store__run_attach(StoreTable *t, const char *path, uint64_t gen, uint64_t f
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     }
     ref_publish(t, r, false);
+}
+
+StoreRunRef *store__run_pending_ref(StoreTable *t, StoreRunRef *prev, const char *path,
+                                    uint64_t gen, uint64_t first, uint64_t end, int ncols)
+{
+    StoreRun *run = run_new(path, gen, t->oid, first, ncols);
+    StoreRunRef *r = ref_new(prev, run, first, end);  /* prev: the caller's, unchanging */
+    if (!r) {
+        run_close(run->reader);
+        free(run);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    store__lock();
+    r->refs = 1;
+    for (int i = 0; i < r->nspans; i++)
+        if (r->spans[i].run->refs++ == 0) {
+            r->spans[i].run->next_live = live_runs;
+            live_runs = r->spans[i].run;
+        }
+    store__unlock();
+    return r;
+}
+
+void store__run_release_locked(StoreRunRef *r)
+{
+    if (!r)
+        return;
+    Garbage gb = {0};
+    ref_drop_locked(r, &gb);
+    garbage_free(&gb);  /* takes no store_g.lock */
+}
+
+void store__run_pending_set(StoreTable *t, StoreRunRef *r)
+{
+    Garbage gb = {0};
+    store__lock();
+    StoreRunRef *old = t->bulk_ref;
+    t->bulk_ref = r;
+    if (old)
+        ref_drop_locked(old, &gb);  /* not in the older/newer chain: nothing retired on it */
+    store__unlock();
+    garbage_free(&gb);
 }
 
 /* Detach the freezable arrays of groups inside [first, rows) into ret,
@@ -579,27 +651,53 @@ static void thaw_strings(StoreTable *t, const StoreChunk *ch, StrRef *dst, const
     }
 }
 
+/* Column c of group g back in memory when cold. */
+static void thaw_chunk(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, uint64_t g, int c)
+{
+    StoreChunk *ch = &store__group(t, g)->chunks[c];
+    if (ch->data)
+        return;
+    size_t bytes = t->width[c] * STORE_GROUP_ROWS;
+    const void *src = store__chunk_values(t, ref, cc, ch, c, g * STORE_GROUP_ROWS);
+    void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    if (!p)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    if (t->phys[c] != PHYS_STR)
+        memcpy(p, src, bytes);
+    else
+        thaw_strings(t, ch, p, src);
+    __atomic_store_n(&ch->data, p, __ATOMIC_RELEASE);
+}
+
 static void thaw_all(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc, int n, const int *cols)
 {
     uint64_t ngroups = t->ngroups;
-    for (uint64_t g = 0; g < ngroups; g++) {
-        StoreRowGroup *grp = store__group(t, g);
-        for (int k = 0; k < n; k++) {
-            StoreChunk *ch = &grp->chunks[cols[k]];
-            if (ch->data)
-                continue;
-            size_t bytes = t->width[cols[k]] * STORE_GROUP_ROWS;
-            const void *src = store__chunk_values(t, ref, cc, ch, cols[k], g * STORE_GROUP_ROWS);
-            void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-            if (!p)
-                err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-            if (t->phys[cols[k]] != PHYS_STR)
-                memcpy(p, src, bytes);
-            else
-                thaw_strings(t, ch, p, src);
-            __atomic_store_n(&ch->data, p, __ATOMIC_RELEASE);
-        }
+    for (uint64_t g = 0; g < ngroups; g++)
+        for (int k = 0; k < n; k++)
+            thaw_chunk(t, ref, cc, g, cols[k]);
+}
+
+void store__run_thaw_rows(StoreTable *t, uint64_t from, uint64_t to)
+{
+    StoreRunRef *ref = store__run_acquire(t);
+    StoreColdCache cc = {.group = UINT32_MAX};
+    pthread_mutex_lock(&t->freeze_mu);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (uint64_t g = (from + STORE_GROUP_ROWS - 1) / STORE_GROUP_ROWS;
+             g < to / STORE_GROUP_ROWS; g++)
+            for (int c = 0; c < t->ncols; c++)
+                thaw_chunk(t, &ref, &cc, g, c);
+        err_pop(&jmp);
+    } else {
+        pthread_mutex_unlock(&t->freeze_mu);
+        store__cold_cache_free(&cc);
+        store__run_release(t, ref);
+        err_rethrow();
     }
+    pthread_mutex_unlock(&t->freeze_mu);
+    store__cold_cache_free(&cc);
+    store__run_release(t, ref);
 }
 
 void store__run_thaw(StoreTable *t, int n, const int *cols)
@@ -637,6 +735,14 @@ void store__run_free_all(StoreTable *t)
      * (recovery replays it before the DROP): the next checkpoint, asked for
      * now, no longer names them and removes the files. */
     bool ask = t->dropped && r && r->nspans > 0;
+    StoreRunRef *pend = t->bulk_ref;  /* nobody loads into freed data any more */
+    t->bulk_ref = NULL;
+    if (pend && --pend->refs == 0) {
+        for (int i = 0; i < pend->nspans; i++)
+            run_unref_locked(pend->spans[i].run, &all);
+        free(pend->spans);
+        free(pend);
+    }
     while (r) {
         StoreRunRef *older = r->older;
         retired_splice(&all.retired, r->retired);

@@ -46,6 +46,8 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
                             int nfilters, const StoreZoneFilter *filters, MemArena *arena)
 {
     ERR_ASSERT(ncols >= 0 && nfilters >= 0);
+    if (txn && txn->bulk)
+        store__bulk_before_read(txn, t);  /* groups its COPY let go: served by their runs */
     StoreScan *s = MEM_NEW(arena, StoreScan);
     s->table = t;
     s->txn = txn;

@@ -335,16 +335,21 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *txn, const Value *key, uint
  * and runs (storage/truncate.c). */
 void store_table_truncate(StoreTable *t, StoreTxn *txn);
 /* COPY FROM: append a batch as store_table_append does (same checks); a
- * load past 64K rows into a table whose rows are all committed (or right
- * after the transaction's TRUNCATE of it) writes its rows into a run file
- * and logs one small record at commit instead of the rows (storage/bulk.c). */
+ * load past 64K rows (into any table with no ADD COLUMN / ADD PRIMARY KEY
+ * pending) writes its rows into a run file and logs one small record
+ * instead of the rows (storage/bulk.c). */
 void store_table_bulk_load(StoreTable *t, StoreTxn *txn, const Batch *batch);
-/* The statement about to run in txn (on this thread) is txn's last, and
- * nothing reads the rows it bulk-loads before txn ends (an autocommit
- * COPY): such a load's written store groups leave memory at once (their
- * non-key data is read from the run after COMMIT), so its memory does not
- * grow with the rows. Ends with txn. */
+/* Nothing reads the rows the statement about to run in txn (on this
+ * thread) bulk-loads while it runs (a COPY): such a load's written store
+ * groups leave memory at once (their non-key data is read from the run:
+ * by txn's later statements once store_txn_bulk_end sealed it, by everyone
+ * after COMMIT), so its memory does not grow with the rows. Ends with
+ * store_txn_bulk_end or txn. */
 void store_txn_bulk_unread(StoreTxn *txn);
+/* The COPY that called store_txn_bulk_unread finished: its loads are
+ * sealed (run files written and fsync'd, their records logged) so txn's
+ * later statements read the rows; may raise (I/O, the run writer's error). */
+void store_txn_bulk_end(StoreTxn *txn);
 
 /* ---- ALTER TABLE ---- */
 /* ADD COLUMN (42701 column "x" of relation "t" already exists). Existing rows

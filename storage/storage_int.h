@@ -195,6 +195,8 @@ typedef struct StoreColdCache {
     struct StoreChunkEntry **pins;  /* per column: the shared cache entry held */
     bool private_decode;      /* decode into arena, bypassing the shared cache
                                  (checkpoints: one pass over everything) */
+    StoreRunRef *pend;        /* a count on the table's bulk_ref when read through it
+                                 (cold.c; released by store__cold_cache_free) */
 } StoreColdCache;
 
 /* chunk_cache.c: the process-wide cache of decoded run chunks (bounded,
@@ -252,6 +254,8 @@ struct StoreTable {
     StoreHeap heap;
     StorePkIndex pk;
     StoreRunRef *run_cur;        /* under store_g.lock; never NULL while data is held */
+    StoreRunRef *bulk_ref;       /* under store_g.lock: the writer's sealed, uncommitted bulk
+                                  * runs (bulk.c), serving groups its loads left (cold.c) */
     pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY) */
     atomic_bool vacuum_full;     /* VACUUM asked: next checkpoint rewrites all rows (vacuum.c) */
     /* Uncommitted TRUNCATE (truncate.c), under store_g.lock: its transaction
@@ -739,6 +743,20 @@ void store__run_install(StoreTable *t, const char *path, uint64_t gen, uint64_t 
 struct RunSchema store__table_run_schema(const StoreTable *t, int ncols, MemArena *arena);
 void store__run_install_bulk(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
                              uint64_t rows, int ncols);
+/* Uncommitted bulk runs (bulk.c): a new ref, not published, naming prev's
+ * spans (NULL: none) clipped at first plus the run at path for rows
+ * [first, end); the caller holds its only count. May raise. */
+StoreRunRef *store__run_pending_ref(StoreTable *t, StoreRunRef *prev, const char *path,
+                                    uint64_t gen, uint64_t first, uint64_t end, int ncols);
+/* t->bulk_ref = r (the caller's count passes to t; NULL clears); the
+ * previous one loses t's count (readers holding it keep it). */
+void store__run_pending_set(StoreTable *t, StoreRunRef *r);
+/* store__run_release with store_g.lock held (store_close: store__txn_free_all). */
+void store__run_release_locked(StoreRunRef *r);
+/* Copy the non-key data of groups inside [from, to) whose arrays are NULL
+ * back into memory, reading them as any reader does (a bulk load that could
+ * not be installed). May raise. */
+void store__run_thaw_rows(StoreTable *t, uint64_t from, uint64_t to);
 /* Recovery: free the non-key data of groups inside [from, to) at once. */
 void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols);
 /* Give freed pages back to the OS (glibc keeps them otherwise). */
@@ -796,6 +814,9 @@ void store__chunk_slabs_release(StoreTable *t);
  * rows as INSERT records when small). Before any other record of x, a
  * savepoint and COMMIT (may raise). */
 void store__bulk_seal(StoreTxn *x);
+/* x is about to read t (a scan): its loads of t whose groups left memory
+ * are sealed first, so their runs serve them (bulk.c). */
+void store__bulk_before_read(StoreTxn *x, StoreTable *t);
 /* After the commit as seq (checkpoints excluded): the runs join their tables. */
 void store__bulk_install(StoreTxn *x, uint64_t seq);
 /* TRUNCATE of t in x: x's loads of t are sealed and never installed. */
