@@ -635,6 +635,14 @@ static uint32_t resolve_snapshot(Merge *m, uint32_t n, uint32_t out)
 static uint32_t resolve(Merge *m, uint32_t n, uint32_t out)
 {
     const MergeOptions *o = &m->opts;
+    if (m->all) { /* the shadow build: every entry, in merge order */
+        memcpy(m->o_src + out, m->s_src, sizeof(uint16_t) * n);
+        memcpy(m->o_row + out, m->s_row, sizeof(uint64_t) * n);
+        memcpy(m->o_ver + out, m->s_ver, sizeof(uint64_t) * n);
+        memcpy(m->o_del + out, m->s_del, n);
+        memcpy(m->o_new + out, m->s_new, n);
+        return out + n;
+    }
     if (o->visible && !o->compact)
         o->visible(o->visible_ctx, m->s_ver, n, m->s_vis);
     else
@@ -679,7 +687,7 @@ static uint32_t resolve(Merge *m, uint32_t n, uint32_t out)
  * entries emitted (0: not clean, use the general path). */
 static uint32_t concat_direct(Merge *m, uint32_t out, uint32_t max)
 {
-    if (!m->fast || m->opts.compact || m->opts.visible || m->concat_at >= m->n)
+    if (!m->fast || m->all || m->opts.compact || m->opts.visible || m->concat_at >= m->n)
         return 0;
     int ci = m->order[m->concat_at];
     Cursor *c = &m->cur[ci];
@@ -728,8 +736,9 @@ static uint32_t concat_direct(Merge *m, uint32_t out, uint32_t max)
 }
 
 /* Concatenation with skip_versions: pass clean blocks through (rows only,
- * keys never decoded). Returns the entries emitted, 0 when the current
- * source's next block is not clean. */
+ * keys never decoded; with gather_only as pieces, no position per row, in
+ * a batch of pieces only). Returns the entries emitted, 0 when the current
+ * source's next block is not clean or the batch can take no more pieces. */
 static uint32_t concat_clean(Merge *m, uint32_t out, uint32_t max)
 {
     if (!m->opts.skip_versions || m->opts.compact || m->opts.visible || m->concat_at >= m->n)
@@ -748,10 +757,15 @@ static uint32_t concat_clean(Merge *m, uint32_t out, uint32_t max)
         m->last_saved = false;
     }
     uint32_t take = c->clean_left < max - out ? c->clean_left : max - out;
-    uint16_t *restrict os = m->o_src + out;
-    uint64_t *restrict orow = m->o_row + out;
-    fill_src(os, (uint16_t)ci, take);
-    fill_rows(orow, c->clean_row, take);
+    if (m->pieces_ok && (out == 0 || m->piece_batch)) {
+        /* gather_only: a piece, no position per row */
+        if (!merge__piece_add(m, ci, c->clean_row, take, 0, out))
+            return 0;
+        m->piece_batch = true;
+    } else {
+        fill_src(m->o_src + out, (uint16_t)ci, take);
+        fill_rows(m->o_row + out, c->clean_row, take);
+    }
     c->clean_row += take;
     c->clean_left -= take;
     m->resolved = true;
@@ -762,6 +776,16 @@ bool merge_next(Merge *m, MergeBatch *out)
 {
     uint32_t count = 0, max = m->opts.batch_max;
     m->span_batch = false;
+    m->piece_batch = false;
+    m->sh_npieces = 0;
+    m->sh_skip_used = 0;
+    if (m->shadow) {
+        while (count == 0 && !m->finished) /* a batch may be all hidden rows */
+            count = merge__shadow_fill(m, max);
+        bool pos = !m->opts.gather_only;
+        *out = (MergeBatch){count, pos ? m->o_src : NULL, pos ? m->o_row : NULL, NULL, NULL};
+        return count > 0;
+    }
     if (m->direct && !m->finished && merge__direct_fill(m, max, &count)) {
         *out = (MergeBatch){count, m->o_src, m->o_row, NULL, NULL};
         return count > 0;
@@ -769,6 +793,8 @@ bool merge_next(Merge *m, MergeBatch *out)
     while (count < max && !m->finished) {
         if (m->concat) {
             uint32_t k = concat_clean(m, count, max);
+            if (k == 0 && m->piece_batch)
+                break; /* a batch is all pieces or all positions */
             if (k == 0)
                 k = concat_direct(m, count, max);
             if (k > 0) {
@@ -783,7 +809,9 @@ bool merge_next(Merge *m, MergeBatch *out)
                                 : stage_tree(m, max - count);
         count = resolve(m, n, count);
     }
-    *out = (MergeBatch){count, m->o_src, m->o_row, m->opts.skip_versions ? NULL : m->o_ver,
+    bool pos = !m->piece_batch;
+    *out = (MergeBatch){count, pos ? m->o_src : NULL, pos ? m->o_row : NULL,
+                        m->opts.skip_versions ? NULL : m->o_ver,
                         m->opts.skip_versions ? NULL : m->o_del};
     return count > 0;
 }
@@ -793,7 +821,8 @@ bool merge_is_concat(const Merge *m) { return m->concat; }
 unsigned run__merge_plan(const Merge *m)
 {
     return (m->recency ? RUN_MERGE_PLAN_RECENCY : 0u) | (m->direct ? RUN_MERGE_PLAN_DIRECT : 0u) |
-           (m->big >= 0 ? RUN_MERGE_PLAN_SPLIT : 0u) | (m->concat ? RUN_MERGE_PLAN_CONCAT : 0u);
+           (m->big >= 0 ? RUN_MERGE_PLAN_SPLIT : 0u) | (m->concat ? RUN_MERGE_PLAN_CONCAT : 0u) |
+           (m->shadow ? RUN_MERGE_PLAN_SHADOW : 0u);
 }
 
 /* Gather the batch's spans (m->d_spans, sources in m->d_src): grouped by
@@ -853,6 +882,10 @@ void merge_gather(Merge *m, const MergeBatch *b, int ncols, const int *cols, Vec
 {
     if (b->count == 0)
         return;
+    if (m->piece_batch) {
+        merge__pieces_gather(m, ncols, cols, out, str_arena);
+        return;
+    }
     if (m->concat && b->src[0] == b->src[b->count - 1]) {
         /* concatenation emits sources in turn: the batch is one source's */
         Cursor *c = &m->cur[b->src[0]];
@@ -966,7 +999,7 @@ Merge *merge_create(MergeSource *const *sources, int nsources, int nkeys,
     m->s_new = MEM_NEW_ARRAY(arena, bool, cap);
     m->s_vis = MEM_NEW_ARRAY(arena, bool, cap);
     m->o_src = MEM_NEW_ARRAY(arena, uint16_t, cap);
-    m->o_row = MEM_NEW_ARRAY(arena, uint64_t, cap);
+    m->o_row = MEM_NEW_ARRAY(arena, uint64_t, cap + MERGE_SEG);
     m->o_ver = MEM_NEW_ARRAY(arena, uint64_t, cap);
     m->o_del = MEM_NEW_ARRAY(arena, bool, cap);
     m->g_count = MEM_NEW_ARRAY(arena, uint32_t, nsources + 1);
@@ -992,7 +1025,15 @@ Merge *merge_create(MergeSource *const *sources, int nsources, int nkeys,
         m->spans_ok = m->spans_ok && sources[i]->ops->gather_spans;
     m->concat = plan_concat(m);
     m->big = -1;
-    merge__plan_recency(m);
+    merge__plan_shadow(m);
+    if (!m->shadow)
+        merge__plan_recency(m);
+    m->pieces_ok = m->concat && m->opts.gather_only && m->opts.skip_versions && !m->opts.compact &&
+                   !m->opts.visible;
+    for (int i = 0; m->pieces_ok && i < nsources; i++)
+        m->pieces_ok = sources[i]->ops->gather_skip != NULL;
+    if (m->pieces_ok)
+        merge__pieces_init(m);
     m->finished = nsources == 0;
     return m;
 }

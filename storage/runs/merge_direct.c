@@ -73,9 +73,6 @@ static uint32_t stretch_end(const Cursor *c, uint32_t lim, int64_t b2, bool incl
     return a;
 }
 
-/* Put entries [c->pos, end) of cursor ci into sink s at out; returns the new
- * out. The caller guarantees room for end - c->pos entries. */
-
 /* Append the span (src, rows row.., output at.., len) to the batch's spans,
  * extending the last one when it continues it. */
 static inline void span_push(Merge *m, uint16_t src, uint64_t row, uint32_t at, uint32_t len)
@@ -106,6 +103,8 @@ static void spans_add(Merge *m, uint32_t from, uint32_t to)
     }
 }
 
+/* Put entries [c->pos, end) of cursor ci into sink s at out; returns the new
+ * out. The caller guarantees room for end - c->pos entries. */
 static uint32_t sink_stretch(Merge *m, int ci, uint32_t end, Sink *s, uint32_t out)
 {
     uint32_t out0 = out;

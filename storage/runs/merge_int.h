@@ -97,6 +97,48 @@ struct Merge {
     uint16_t *d_src;
     uint16_t *g_start;
     MergeSpan *g_spans;   /* grouped by source */
+    /* unordered scan by shadow lists (run_shadow.c): the visible sources
+     * (m->live) one after another, a block at a time */
+    bool shadow;
+    const bool *sh_vis;   /* per run of the set: visible to the snapshot */
+    int sh_at;            /* index into m->live */
+    uint64_t sh_row, sh_end; /* the current block: next row, end */
+    uint64_t sh_pos;      /* next entry of the current source's list */
+    uint16_t *sh_skip;    /* the batch's windows' hidden offsets */
+    uint32_t sh_skip_used;
+    /* the batch's pieces (a window of one block each) for gather_skip:
+     * the unordered scan's batches, and with gather_only (pieces_ok) those
+     * of clean blocks; piece_batch: the last batch is gathered by pieces */
+    bool pieces_ok, piece_batch;
+    uint32_t sh_npieces;
+    uint16_t *pc_src;
+    uint64_t *pc_row;
+    uint32_t *pc_n, *pc_out;
+    uint32_t *pc_skip, *pc_nskip; /* its hidden offsets: sh_skip + pc_skip, pc_nskip of them */
+    /* emit-all mode (the shadow build): resolution keeps every entry and
+     * records its "new key" flag in o_new */
+    bool all;
+    bool *o_new;
+};
+
+/* The rows of one run that newer versions hide (run.h, RUNS.md "Shadow
+ * lists"): rows[] ascending; by[i] indexes the run of the set whose
+ * visibility hides rows[i] (the run itself for its own older versions and
+ * tombstones, else the oldest newer run holding the key). */
+struct MergeShadow {
+    const RunShadows *set;
+    int idx;              /* this run's index in the set */
+    uint64_t n, cap;
+    uint64_t *rows;
+    uint16_t *by;
+};
+
+struct RunShadows {
+    MemArena *arena;      /* the set's lifetime */
+    int nruns;
+    RunReader **runs;
+    uint64_t *min_version, *max_version; /* per run (empty runs: 1, 0) */
+    MergeShadow *lists;   /* per run */
 };
 
 /* merge.c */
@@ -107,12 +149,36 @@ void merge__radix_sort(Merge *m, uint32_t count, int bits);
 /* Order runs of equal keys in m->w_idx by version (or rank) descending. */
 void merge__order_ties(Merge *m, uint32_t count);
 
+/* run_shadow.c */
+/* Decide the unordered scan by shadow lists at merge_create. */
+void merge__plan_shadow(Merge *m);
+/* Allocate the piece arrays (once). */
+void merge__pieces_init(Merge *m);
+/* Record a piece of the batch: rows first.. first + n - 1 of source ci
+ * except nskip offsets already at m->sh_skip + m->sh_skip_used, output
+ * from out. False when the batch holds as many pieces as it may. */
+bool merge__piece_add(Merge *m, int ci, uint64_t first, uint32_t n, uint32_t nskip, uint32_t out);
+/* One output batch of the unordered scan (pieces; positions unless
+ * gather_only); 0 entries possible before the end (all hidden). */
+uint32_t merge__shadow_fill(Merge *m, uint32_t max);
+/* merge_gather for a batch of pieces. */
+void merge__pieces_gather(Merge *m, int ncols, const int *cols, Vector *out,
+                          MemArena *str_arena);
+
 /* merge_direct.c */
 /* Decide recency / direct / split at merge_create (see merge_direct.c). */
 void merge__plan_recency(Merge *m);
 /* One output batch by the direct path into m->o_src/o_row (spans in
  * m->d_spans when m->span_batch); returns true (the batch is done). */
 bool merge__direct_fill(Merge *m, uint32_t max, uint32_t *count);
+
+/* Stretches between hidden rows (the unordered scan) are copied MERGE_SEG
+ * entries at a time, a fixed-length copy the compiler unrolls and
+ * vectorizes, past the stretch's end when there is room: the next stretch
+ * overwrites the excess. Stretches are ~14 entries apart with 1% updates
+ * per run; a copy of their exact length would mispredict its end each time.
+ * m->o_row has MERGE_SEG entries of slack. */
+#define MERGE_SEG 32u
 
 /* dst[i] = v for i < n; 4 at a time (the -O2 build doesn't vectorize
  * loops of unknown trip count). */

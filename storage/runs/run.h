@@ -218,7 +218,31 @@ typedef struct MergeSourceOps {
      * Without it the merge calls gather. */
     void (*gather_spans)(void *ctx, int col, const MergeSpan *spans, uint32_t n,
                          Vector *out, MemArena *str_arena);
+    /* Optional: skip the source's next block without decoding anything:
+     * return its entry count and set *first_row (its rows are first_row,
+     * first_row+1, ...); 0 at the end. Used only by the unordered scan
+     * (MergeOptions.unordered with shadow lists, see MergeSource.shadow),
+     * which decides from the lists alone which rows survive. */
+    uint32_t (*next_rows)(void *ctx, uint64_t *first_row);
+    /* Optional, with next_rows: write column `col` of rows first_row ..
+     * first_row + n - 1 (all of one block from next_rows) except those at
+     * offsets skip[0..nskip) (ascending, < n) to out at indexes out_at,
+     * out_at + 1, ... (strings copied into str_arena). Pieces of a batch
+     * come in output order, so a piece may write past its own last index
+     * (up to VEC_CAPACITY): the next piece overwrites it. */
+    void (*gather_skip)(void *ctx, int col, uint64_t first_row, uint32_t n, const uint16_t *skip,
+                        uint32_t nskip, uint32_t out_at, Vector *out, MemArena *str_arena);
+    /* Optional: the source will be read after from_ctx's, a source with
+     * the same ops, whose reading is over (gathers of the current batch
+     * aside): it may reuse from_ctx's decode buffers, staying correct if
+     * the two still alternate. Called by the unordered scan. */
+    void (*adopt_buffers)(void *ctx, void *from_ctx);
 } MergeSourceOps;
+
+/* The rows of one run that newer versions shadow (its own older versions,
+ * its tombstones, and its keys rewritten by newer runs), built once per set
+ * of runs by run_shadows_build; see RUNS.md "Shadow lists". */
+typedef struct MergeShadow MergeShadow;
 
 /* A sorted source. min_key/max_key (nkeys values each) are optional bounds
  * on its keys (NULL = unknown); sources whose bounds don't overlap are read
@@ -240,6 +264,11 @@ typedef struct MergeSource {
     bool versions_known;
     uint64_t min_version, max_version;
     uint64_t entries;
+    /* Optional (NULL = none): the source's shadow list (run_shadows_of).
+     * When every source of a merge has one, from the same set, and the
+     * sources are exactly that set's runs, an unordered scan reads them one
+     * after another and drops shadowed rows by the lists. */
+    const MergeShadow *shadow;
 } MergeSource;
 
 /* A MergeSource over a whole run, its decode buffers in arena. skip_groups
@@ -269,13 +298,25 @@ typedef struct MergeOptions {
      * NULL, and clean blocks of non-overlapping sources are passed through
      * without decoding their keys (see MergeSourceOps.next_clean). */
     bool skip_versions;
+    /* The caller doesn't need key order (an analytic scan: sums, filters,
+     * hash aggregates). With skip_versions and shadow lists on every source
+     * (MergeSource.shadow), the merge then reads the sources one after
+     * another and drops shadowed rows by the lists — no key merge at all;
+     * without them it merges as usual (the output is then in key order
+     * anyway). Rows come out in an unspecified order. */
+    bool unordered;
+    /* The caller reads no positions, it only calls merge_gather (a table
+     * scan): MergeBatch.src/row may then be NULL. Batches of clean blocks
+     * and of the unordered scan are then gathered piece by piece
+     * (MergeSourceOps.gather_skip) without writing a position per row. */
+    bool gather_only;
 } MergeOptions;
 
 /* One output batch of the merge: count entries in key order. */
 typedef struct MergeBatch {
     uint32_t count;
-    const uint16_t *src;      /* source index per entry */
-    const uint64_t *row;      /* the source's row position per entry */
+    const uint16_t *src;      /* source index per entry (NULL possible with gather_only) */
+    const uint64_t *row;      /* the source's row position per entry (likewise) */
     const uint64_t *version;  /* NULL possible with MergeOptions.skip_versions */
     const bool *deleted;      /* (only compaction mode emits tombstones) */
 } MergeBatch;
@@ -297,6 +338,28 @@ void merge_gather(Merge *m, const MergeBatch *b, int ncols, const int *cols, Vec
                   MemArena *str_arena);
 /* True when the merge reads its sources one after another (no overlap). */
 bool merge_is_concat(const Merge *m);
+
+/* ---------------------------------------------------------------- shadow lists */
+
+/* Shadow lists of a set of runs: for each run, the sorted rows that a newer
+ * version hides — a later version of the key in the same run, a tombstone
+ * (always dropped from scans), or the key in a newer run (then tagged with
+ * the oldest such run: dropped only when the snapshot sees that run). Built
+ * with one k-way merge over the runs' keys, versions and flags (RUNS.md
+ * "Shadow lists"); the runs' version ranges must be pairwise disjoint
+ * (each run one flush or one compaction) — returns NULL otherwise, and
+ * scans then take the ordered merge. The set refers to the readers (keep
+ * them open while it lives); immutable once built, shareable between
+ * threads. Raises like the merge on a damaged file. */
+typedef struct RunShadows RunShadows;
+RunShadows *run_shadows_build(RunReader *const *runs, int nruns);
+void run_shadows_destroy(RunShadows *sh);
+/* Run r's list in the set (NULL when r is not one of its runs), for
+ * MergeSource.shadow. */
+const MergeShadow *run_shadows_of(const RunShadows *sh, const RunReader *r);
+/* Rows listed over all runs, and the bytes the lists take in memory. */
+uint64_t run_shadows_rows(const RunShadows *sh);
+uint64_t run_shadows_bytes(const RunShadows *sh);
 
 /* ---------------------------------------------------------------- compaction */
 

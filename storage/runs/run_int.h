@@ -81,12 +81,14 @@ struct RunReader {
 #define RUN_MERGE_OFF_SPLIT 4u   /* no pre-merge of the small sources */
 #define RUN_MERGE_OFF_SPANS 8u   /* gather per entry instead of per span */
 #define RUN_MERGE_OFF_PREWIN 16u /* pre-merge the small sources by head scans only */
+#define RUN_MERGE_OFF_SHADOW 32u /* unordered scans merge by key instead of using shadow lists */
 extern unsigned run__merge_off;
 /* Which paths a merge took at create (tests assert the fast paths ran). */
 #define RUN_MERGE_PLAN_RECENCY 1u
 #define RUN_MERGE_PLAN_DIRECT 2u
 #define RUN_MERGE_PLAN_SPLIT 4u
 #define RUN_MERGE_PLAN_CONCAT 8u  /* sources read one after another */
+#define RUN_MERGE_PLAN_SHADOW 16u /* unordered: sources in turn, shadowed rows dropped by lists */
 unsigned run__merge_plan(const Merge *m);
 
 /* ---- checksums: CRC32C from common/crc32c.c ---- */

@@ -8,11 +8,15 @@
  *                 rewriting 1% of the keys at random (the usual LSM shape:
  *                 recent small runs over a big old one).
  * The compacted run is made with run_compact (ZSTD level 3; time printed).
- * Scans use the merge API with skip_versions, gathering one column. Times are
- * thread CPU time, the median of `reps` repetitions (the machine is shared).
- * Each optimisation of the merge that has a switch (run__merge_off, run_int.h)
- * is then turned off alone and the 8-run scan re-timed, so every line says
- * what that optimisation buys, measured in the same run.
+ * Scans use the merge API with skip_versions, unordered (a sum needs no key
+ * order) and gather_only (no positions read), gathering one column; the 8 runs carry shadow lists
+ * (run_shadows_build, built once per shape, time printed), so the 8-run scan
+ * reads the runs one after another and drops shadowed rows by the lists.
+ * Times are thread CPU time, the median of `reps` repetitions (the machine
+ * is shared). Then the shadow lists are switched off (run__merge_off,
+ * run_int.h: the k-way merge by key runs instead, as before them), and each
+ * optimisation of that merge that has a switch is turned off alone on top,
+ * so every line says what it buys, measured in the same run.
  *
  * usage: runs_bench_overlap [rows] [dir] [shape] [reps] [off]
  *        (defaults 8000000 /tmp all 7; shape: all, interleaved, updates;
@@ -88,14 +92,17 @@ static RunReader *write_rows(const char *path, const Rows *r)
     return run_open(path);
 }
 
-static int64_t scan(RunReader **runs, int n, uint64_t *rows, bool gather)
+static int64_t scan(RunReader **runs, int n, const RunShadows *sh, uint64_t *rows, bool gather)
 {
     MemArena *a = mem_arena_create("scan");
     MergeSource *src[NRUNS];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         src[i] = run_merge_source(runs[i], NULL, a);
+        src[i]->shadow = run_shadows_of(sh, runs[i]);
+    }
     PhysType kt = PHYS_I64;
-    MergeOptions o = {.snapshot = UINT64_MAX, .skip_versions = true};
+    MergeOptions o = {.snapshot = UINT64_MAX, .skip_versions = true, .unordered = true,
+                      .gather_only = true};
     Merge *m = merge_create(src, n, 1, &kt, &o, a);
     Vector v;
     vec_init(&v, types[1], a);
@@ -122,15 +129,15 @@ static long only_off = -1; /* >= 0: time only the 8-run scan with this run__merg
 
 /* Median CPU time of the 8-run scan with run__merge_off = off; checks the
  * result against the compacted scan's. */
-static double time_merged(RunReader **runs, unsigned off, bool gather, int64_t want_sum,
-                          uint64_t want_rows, const char *name)
+static double time_merged(RunReader **runs, const RunShadows *sh, unsigned off, bool gather,
+                          int64_t want_sum, uint64_t want_rows, const char *name)
 {
     double t[REPS_MAX];
     run__merge_off = off;
     for (int rep = 0; rep < reps; rep++) {
         uint64_t rows;
         double t0 = now_s();
-        int64_t sum = scan(runs, NRUNS, &rows, gather);
+        int64_t sum = scan(runs, NRUNS, sh, &rows, gather);
         t[rep] = now_s() - t0;
         if (rows != want_rows || (gather && sum != want_sum)) {
             fprintf(stderr, "%s: results differ (off %#x)\n", name, off);
@@ -172,34 +179,68 @@ static void run_shape(const char *name, Rows *parts, const char *dir)
     int64_t sum_c = 0;
     for (int rep = 0; rep < reps; rep++) {
         t0 = now_s();
-        sum_c = scan(&c, 1, &rows_c, true);
+        sum_c = scan(&c, 1, NULL, &rows_c, true);
         tc[rep] = now_s() - t0;
     }
     double med_c = median(tc, reps);
+    t0 = now_s();
+    RunShadows *sh = run_shadows_build(runs, NRUNS);
+    double t_shadow = now_s() - t0;
+    if (!sh) {
+        fprintf(stderr, "%s: no shadow lists (version ranges overlap)\n", name);
+        exit(1);
+    }
     if (only_off >= 0) {
-        double t = time_merged(runs, (unsigned)only_off, true, sum_c, rows_c, name);
+        double t = time_merged(runs, sh, (unsigned)only_off, true, sum_c, rows_c, name);
         printf("(d) %-11s 8 runs with run__merge_off %#lx: %.4f s, compacted %.4f s, ratio %.2f\n",
                name, only_off, t, med_c, t / med_c);
         goto out;
     }
-    double med_m = time_merged(runs, 0, true, sum_c, rows_c, name);
-    double med_k = time_merged(runs, 0, false, sum_c, rows_c, name);
+    const unsigned ord = RUN_MERGE_OFF_SHADOW; /* the ordered k-way merge */
+    /* the headline pair, alternating (compacted, 8 runs) in every
+     * repetition so that both meet the same load: medians of each and the
+     * median of the per-repetition ratios */
+    double ts[REPS_MAX], tr[REPS_MAX];
+    for (int rep = 0; rep < reps; rep++) {
+        uint64_t rows;
+        t0 = now_s();
+        scan(&c, 1, NULL, &rows, true);
+        tc[rep] = now_s() - t0;
+        t0 = now_s();
+        int64_t sum = scan(runs, NRUNS, sh, &rows, true);
+        ts[rep] = now_s() - t0;
+        tr[rep] = ts[rep] / tc[rep];
+        if (rows != rows_c || sum != sum_c) {
+            fprintf(stderr, "%s: results differ\n", name);
+            exit(1);
+        }
+    }
+    med_c = median(tc, reps);
+    double med_s = median(ts, reps), med_r = median(tr, reps);
+    double med_p = time_merged(runs, sh, 0, false, sum_c, rows_c, name);
+    double med_m = time_merged(runs, sh, ord, true, sum_c, rows_c, name);
+    double med_k = time_merged(runs, sh, ord, false, sum_c, rows_c, name);
     uint64_t entries = 0;
     for (int i = 0; i < NRUNS; i++)
         entries += parts[i].n;
-    printf("(d) %-11s %llu rows (%llu entries in %d runs): 8 runs %.4f s (keys merge alone %.4f s), "
-           "compacted %.4f s, ratio %.2f (compaction %.2f s, %.1f MB; median of %d)\n", name,
-           (unsigned long long)rows_c, (unsigned long long)entries, NRUNS, med_m, med_k, med_c,
-           med_m / med_c, t_compact, info.file_bytes / 1e6, reps);
+    printf("(d) %-11s %llu rows (%llu entries in %d runs): 8 runs %.4f s (merge alone "
+           "%.4f s), compacted %.4f s, ratio %.2f (median of ratios %.2f; shadow lists: %llu rows, %.1f MB, built in %.3f s; compaction %.2f s, "
+           "%.1f MB; median of %d)\n", name, (unsigned long long)rows_c,
+           (unsigned long long)entries, NRUNS, med_s, med_p, med_c, med_s / med_c, med_r,
+           (unsigned long long)run_shadows_rows(sh), run_shadows_bytes(sh) / 1e6, t_shadow,
+           t_compact, info.file_bytes / 1e6, reps);
+    printf("(d) %-11s   without shadow lists (k-way merge)            %.4f s, ratio %.2f: they buy "
+           "%.2fx (keys merge alone %.4f s)\n", name, med_m, med_m / med_c, med_m / med_s, med_k);
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++) {
-        double off = time_merged(runs, switches[i].bit, true, sum_c, rows_c, name);
-        printf("(d) %-11s   without %-38s %.4f s, ratio %.2f: it buys %.2fx\n", name,
-               switches[i].what, off, off / med_c, off / med_m);
+        double off = time_merged(runs, sh, ord | switches[i].bit, true, sum_c, rows_c, name);
+        printf("(d) %-11s   k-way merge without %-38s %.4f s, ratio %.2f: it buys %.2fx\n",
+               name, switches[i].what, off, off / med_c, off / med_m);
     }
-    double all = time_merged(runs, ~0u, true, sum_c, rows_c, name);
+    double all = time_merged(runs, sh, ~0u, true, sum_c, rows_c, name);
     printf("(d) %-11s   without all of them%*s %.4f s, ratio %.2f\n", name, 28, "", all,
            all / med_c);
 out:
+    run_shadows_destroy(sh);
     for (int i = 0; i < NRUNS; i++) {
         snprintf(path, sizeof path, "%s/%s%d.run", dir, name, i);
         run_close(runs[i]);
