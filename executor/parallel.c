@@ -340,8 +340,11 @@ static void stats_mode(ParRun *r, const ExecOp *sink, const char *mode)
  * reads and hashes every row) but merges nothing. With a sample whose
  * groups per row sunk is g, reading costs I and the aggregate S, the merge
  * costs about S * g of the input's share and partitioning about I plus
- * hashing every row's keys once more (about I / 2 for integers, S / 2
- * when a key is a string): partition when 1.5 * I (+ S / 2) < S * g.
+ * hashing the other threads' rows too (about I / 2 for integers, S / 4
+ * when a key is a string — the aggregate reuses the partition filter's
+ * hashes, exec__agg_prehashed; S / 2 before, which kept ClickBench Q16/Q17
+ * sharing morsels at 450/310 ms where partitioning takes 225/210):
+ * partition when 1.5 * I (+ S / 4) < S * g.
  * ClickBench, one run each way at 10M: Q32 (10M groups in 10M rows: g ≈ 1,
  * S >> I) and Q4/Q8/Q15 (UserID keys) partition; Q10 (MobilePhoneModel <>
  * '' keeps 14% of the rows: I >> S * g) and Q5 (count(DISTINCT
@@ -390,7 +393,7 @@ static bool agg_sample(ExecPipeline *p, ParRun *r, bool *partition, bool *by_pai
     else if (sunk < 4 * VEC_CAPACITY || groups * PAR_MIN_REDUCTION <= sunk)
         *partition = false;
     else
-        *partition = 1.5 * tm.input_ms + (agg_string_keys(p->sink->node) ? tm.sink_ms / 2 : 0) <
+        *partition = 1.5 * tm.input_ms + (agg_string_keys(p->sink->node) ? tm.sink_ms / 4 : 0) <
                      tm.sink_ms * (double)groups / (double)sunk;
     uint64_t keyed = exec__agg_key_groups(p->sink);
     *by_pairs = groups - keyed >= PAR_MIN_REDUCTION * keyed;   /* DISTINCT values far outnumber groups */
