@@ -237,7 +237,6 @@ int main(int argc, char **argv)
     char cmd[64];   /* the data directory (3.8 GB at 500M rows) goes, as bench_sum's */
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
-        fprintf(stderr, "bench_agg: could not remove %s
-", dir);
+        fprintf(stderr, "bench_agg: could not remove %s\n", dir);
     return 0;
 }
