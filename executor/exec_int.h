@@ -429,6 +429,31 @@ bool exec__cmp_filter_init(SqlType col_type, ExecCmpOp op, SqlType const_type, c
 uint32_t exec__cmp_filter_select(const ExecCmpFilter *f, const Batch *b, uint16_t *sel);
 /* Tests: true forces the portable kernels where AVX2 ones would run. */
 extern bool exec__cmp_filter_portable;
+/* The PLAN_KERN_* bits of the variant exec__cmp_filter_select takes for f
+ * on this machine (variant, type, operator, target_clones clone). */
+uint64_t exec__cmp_filter_kernels(const ExecCmpFilter *f);
+/* PLAN_KERN_CLONE_AVX2 or _DEFAULT: the clone the ifuncs of
+ * target_clones("default", "avx2") kernels resolve to (the CPU's avx2
+ * flag, read once at startup; 0 where there are no clones). */
+extern uint64_t exec__kern_clone;
+
+/* EXPLAIN ANALYZE counters of op's node (NULL when not measuring). */
+static inline PlanNodeStats *exec__op_stats(const ExecOp *op)
+{
+    const ExecShared *sh = op->q->shared;
+    int id = op->node->node_id;
+    return sh && sh->stats && id >= 0 && id < sh->nstats ? &sh->stats[id] : NULL;
+}
+/* Where op ORs its PLAN_KERN bits: its node's PlanNodeStats.kernels, or
+ * `spare` (a word of the operator's state) when not measuring — so the
+ * data path writes unconditionally, once per batch or start, never per row.
+ * Ask at operator creation (parallel workers have counters of their own,
+ * added to the leader's after the join). */
+static inline uint64_t *exec__kern_word(const ExecOp *op, uint64_t *spare)
+{
+    PlanNodeStats *ps = exec__op_stats(op);
+    return ps ? &ps->kernels : spare;
+}
 /* offset + limit of a LIMIT operator, -1 when it has no limit. */
 int64_t exec__limit_total(const ExecOp *op);
 

@@ -77,6 +77,7 @@ typedef struct HashJoinState {
     uint16_t *semi_sel;
     bool null_aware;          /* ANTI_NULL, MARK with mark_null_aware */
     uint32_t flush_pos;
+    uint64_t *kern, kern_spare; /* EXPLAIN ANALYZE (plan.h PlanKernel) */
 } HashJoinState;
 
 ExecJoinKind exec__join_kind(const PlanNode *n)
@@ -348,6 +349,7 @@ static void hj_semi_probe(HashJoinState *st, const Batch *in)
  */
 static void hj_might_match(HashJoinState *st, const Batch *in)
 {
+    *st->kern |= PLAN_KERN(PLAN_KERN_HJ_NULL_CHECK);
     for (uint32_t i = 0; i < in->count; i++) {
         uint32_t row = batch_row(in, i);
         if (st->lmatched[row] || (!st->lnull[i] && !st->build_null_key))
@@ -581,6 +583,8 @@ ExecOp *exec__op_hash_join(ExecQuery *q, const PlanNode *n)
     hj_alloc_buffers(st, q, n, cap);
     if (n->join_filter)
         st->residual = exec__expr_compile(q, n->join_filter, st->rscratch);
+    st->kern = exec__kern_word(op, &st->kern_spare);
+    *st->kern |= PLAN_KERN(exec__join_left_only(st->kind) ? PLAN_KERN_HJ_FIRST_MATCH : PLAN_KERN_HJ_CHAINS);
     op->sink = hj_build_sink;
     op->finalize = hj_build_finalize;
     op->execute = hj_execute;

@@ -47,6 +47,11 @@ typedef struct ScanState {
     void *fold_ctx;
     bool *zone_cols;
     StoreColSummary *sums;
+    /* EXPLAIN ANALYZE (plan.h PlanKernel): bits ORed per batch into *kern */
+    uint64_t *kern, kern_spare;
+    uint64_t kbits;      /* the fused filter's bits (variant, type, operator) */
+    PlanNodeStats *ps;   /* the node's counters, NULL = not measuring (asked once) */
+    uint64_t skipped;    /* zone-map skips already added to ps */
 } ScanState;
 
 static bool cmp_from_name(const char *name, StoreCmp *out)
@@ -172,6 +177,7 @@ static bool lookup_next(ScanState *st)
     st->key_done = true;
     const PlanNode *n = st->node;
     uint64_t rowid;
+    *st->kern |= PLAN_KERN(PLAN_KERN_SCAN_LOOKUP);
     if (!store_table_lookup_key(n->table, st->txn, st->key, &rowid))
         return false;
     return store_row_fetch(n->table, st->txn, rowid, n->ncols, n->scan_cols, st->batch);
@@ -197,8 +203,11 @@ static bool summary_next(ExecOp *op, ScanState *st, Batch **out)
             return true;
         case STORE_SUMMARY_GROUP:
             st->fold(st->fold_ctx, rows, st->sums);
-            if (ps)
+            *st->kern |= PLAN_KERN(PLAN_KERN_SCAN_SUMMARY);
+            if (ps) {
                 ps->rows += rows;   /* EXPLAIN ANALYZE: the rows the group stands for */
+                ps->groups_summarised++;
+            }
             break;
         }
     }
@@ -219,6 +228,16 @@ bool exec__scan_set_summary(ExecOp *op, const bool *zone_cols, ExecSummaryFold f
     return true;
 }
 
+/* EXPLAIN ANALYZE: the row groups the zone maps skipped since last asked. */
+static void note_skipped(ScanState *st)
+{
+    if (st->ps && st->scan) {
+        uint64_t n = store_scan_groups_skipped(st->scan);
+        st->ps->groups_skipped += n - st->skipped;
+        st->skipped = n;
+    }
+}
+
 static bool scan_next(ExecOp *op, Batch **out)
 {
     ScanState *st = op->state;
@@ -227,14 +246,17 @@ static bool scan_next(ExecOp *op, Batch **out)
     for (;;) {
         err_check_interrupts();
         st->batch->sel = NULL;
-        if (!(st->key ? lookup_next(st) : store_scan_next(st->scan, st->batch)))
+        if (!(st->key ? lookup_next(st) : store_scan_next(st->scan, st->batch))) {
+            note_skipped(st);
             return false;
+        }
         st->batch->sel = NULL;
         if (st->filter == NULL || st->batch->count == 0)
             break;
         uint32_t n = st->batch->count, k;
         const Vector *cv = st->cmp ? &st->batch->cols[st->cmpf.column] : NULL;
         if (cv && !cv->is_const && cv->phys == st->cmpf.phys) {
+            *st->kern |= st->kbits;
             k = exec__cmp_filter_select(&st->cmpf, st->batch, st->sel);
             if (st->rest && k > 0) {   /* the other conjuncts on the rows left, as AND does */
                 const uint16_t *in = k == n ? NULL : st->sel;   /* all passed: sel unwritten */
@@ -243,6 +265,7 @@ static bool scan_next(ExecOp *op, Batch **out)
                 k = exec__select_true(pred, in, k, st->sel);   /* in place: k <= i */
             }
         } else {
+            *st->kern |= PLAN_KERN(PLAN_KERN_FILTER_EXPR);
             mem_arena_reset(st->scratch);
             Vector *pred = exec__expr_eval(st->filter, st->batch, NULL, n);
             k = exec__select_true(pred, NULL, n, st->sel);
@@ -252,9 +275,12 @@ static bool scan_next(ExecOp *op, Batch **out)
         if (k < n) {
             st->batch->sel = st->sel;
             st->batch->count = k;
+        } else {
+            *st->kern |= PLAN_KERN(PLAN_KERN_FILTER_ALLPASS);
         }
         break;
     }
+    note_skipped(st);
     *out = st->batch;
     return true;
 }
@@ -314,7 +340,11 @@ static ExecOp *scan_op_new(ExecQuery *q, const PlanNode *n, StoreZoneFilter *zf,
             st->rest = exec__expr_compile(q, r, st->scratch);
             st->cmp = true;
         }
+        if (st->cmp)
+            st->kbits = exec__cmp_filter_kernels(&st->cmpf) | (st->rest ? PLAN_KERN(PLAN_KERN_FILTER_REST) : 0);
     }
+    st->kern = exec__kern_word(op, &st->kern_spare);
+    st->ps = n->scan_filter ? exec__op_stats(op) : NULL;   /* zone maps need a filter */
     st->node = n;
     st->txn = q->txn;
     op->next = scan_next;

@@ -49,6 +49,7 @@ typedef struct SortState {
     MemArena *late_arena;     /* fetched strings of the current output batch */
     StoreTxn *txn;
     Batch *out;
+    uint64_t *kern, kern_spare; /* EXPLAIN ANALYZE (plan.h PlanKernel): bits ORed per batch */
 } SortState;
 
 static int cmp_str(SqlType t, StrRef a, StrRef b)
@@ -360,6 +361,7 @@ static int64_t bound_filter_one(SortState *st, const Vector *v, const uint16_t *
 static uint32_t bound_filter(SortState *st, const Batch *in, const uint16_t *rows)
 {
     int64_t one = bound_filter_one(st, &in->cols[st->keys[0].column], rows, in->count);
+    *st->kern |= PLAN_KERN(one >= 0 ? PLAN_KERN_SORT_BOUND_ONE : PLAN_KERN_SORT_BOUND);
     if (one >= 0)
         return (uint32_t)one;
     const uint16_t *tied = rows;
@@ -407,6 +409,7 @@ static void sort_sink(ExecOp *op, Batch *in)
 static void sort_finalize(ExecOp *op)
 {
     SortState *st = op->state;
+    *st->kern |= PLAN_KERN(st->topn >= 0 ? PLAN_KERN_SORT_TOPN : PLAN_KERN_SORT_FULL);
     sort_perm(st, op->q->arena);
     st->pos = 0;
 }
@@ -509,6 +512,8 @@ ExecOp *exec__op_sort(ExecQuery *q, const PlanNode *n)
     for (int k = 0; k < n->nsort; k++)
         ERR_ASSERT(n->sort_keys[k].column >= 0 && n->sort_keys[k].column < in->ncols);
     st->out = exec__batch_new(q, n->ncols, n->col_types);
+    st->kern = exec__kern_word(op, &st->kern_spare);
+    *st->kern |= st->late ? PLAN_KERN(PLAN_KERN_SORT_LATE) : 0;
     op->sink = sort_sink;
     op->finalize = sort_finalize;
     op->next = sort_next;

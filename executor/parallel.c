@@ -261,6 +261,9 @@ static void stats_add(const ParWorker *w, const ExecShared *leader)
         leader->stats[id].rows += sh->stats[id].rows;
         leader->stats[id].batches += sh->stats[id].batches;
         leader->stats[id].time_ms += sh->stats[id].time_ms;
+        leader->stats[id].kernels |= sh->stats[id].kernels;   /* which paths ran: on any thread */
+        leader->stats[id].groups_skipped += sh->stats[id].groups_skipped;
+        leader->stats[id].groups_summarised += sh->stats[id].groups_summarised;
     }
     const ExecOp *ops[EXEC_MAX_OPS + 2] = {w->pipe.source, w->pipe.sink};
     int n = 2;

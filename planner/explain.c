@@ -18,7 +18,9 @@
  * not shown (PostgreSQL folds projections into the node below); a HAVING
  * filter shows as "Filter:" on its Aggregate, a constant WHERE as a
  * "Result" with "One-Time Filter:". Column names are qualified with the
- * table's alias when the query has more than one table.
+ * table's alias when the query has more than one table. EXPLAIN ANALYZE
+ * adds each node's counters to its title line and a "Kernels:" line (the
+ * specialised paths that ran, issue 7) under its properties.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -622,6 +624,126 @@ typedef struct AnalyzeText {
     int nnodes;
 } AnalyzeText;
 
+/* ---------- EXPLAIN ANALYZE's "Kernels:" line (issue 7) ----------
+ *
+ * One line under a node's own properties naming the specialised paths that
+ * ran (PlanNodeStats.kernels, filled by the executor), in PlanKernel order:
+ *
+ *   ->  Seq Scan on hits  (actual rows=...)
+ *         Filter: (adv <> 0)
+ *         Kernels: avx2 filter i16 <> const, zone maps skipped 3 row groups
+ *
+ * Names and meanings: executor/README.md "Kernels in EXPLAIN ANALYZE".
+ * Nodes with nothing to say get no line; plain EXPLAIN never has one. */
+static const char *const kern_names[PLAN_KERN_COUNT] = {
+    [PLAN_KERN_FILTER_REST] = "other conjuncts on selected rows",
+    [PLAN_KERN_FILTER_EXPR] = "expression filter",
+    [PLAN_KERN_FILTER_ALLPASS] = "all-pass batches",
+    [PLAN_KERN_SCAN_LOOKUP] = "primary-key lookup",
+    [PLAN_KERN_AGG_ONE_GROUP] = "one group",
+    [PLAN_KERN_AGG_HASH_FIXED] = "hash table (fixed-width keys)",
+    [PLAN_KERN_AGG_HASH_STR] = "hash table (string keys)",
+    [PLAN_KERN_AGG_GSETS] = "grouping sets",
+    [PLAN_KERN_AGG_COUNT_STAR] = "count(*) by batch size",
+    [PLAN_KERN_AGG_REG_COUNT] = "register count",
+    [PLAN_KERN_AGG_REG_SUM] = "register sum i16/i32",
+    [PLAN_KERN_AGG_SUM64_FAST] = "int8 sum (no overflow)",
+    [PLAN_KERN_AGG_SUM64_EXACT] = "int8 sum (exact split)",
+    [PLAN_KERN_AGG_REG_MINMAX] = "register min/max",
+    [PLAN_KERN_AGG_REG_FSUM] = "float sum in row order",
+    [PLAN_KERN_AGG_SCATTER] = "per-group update loops",
+    [PLAN_KERN_AGG_DISTINCT] = "distinct value set",
+    [PLAN_KERN_AGG_FILTER] = "FILTER selection",
+    [PLAN_KERN_AGG_ORDERED] = "ORDER BY buffer",
+    [PLAN_KERN_AGG_GENERIC] = "registry aggregate",
+    [PLAN_KERN_AGG_SHARED] = "shared sum states",
+    [PLAN_KERN_AGG_ADD_CONST] = "sum(x + c) folded",
+    [PLAN_KERN_AGG_METADATA] = "metadata fold",
+    [PLAN_KERN_SORT_FULL] = "merge sort",
+    [PLAN_KERN_SORT_TOPN] = "top-N quickselect",
+    [PLAN_KERN_SORT_BOUND] = "bound filter",
+    [PLAN_KERN_SORT_BOUND_ONE] = "bound filter (one integer key)",
+    [PLAN_KERN_SORT_LATE] = "late materialisation",
+    [PLAN_KERN_HJ_CHAINS] = "hash chains",
+    [PLAN_KERN_HJ_FIRST_MATCH] = "first-match probe",
+    [PLAN_KERN_HJ_NULL_CHECK] = "null-aware check",
+    [PLAN_KERN_CLONE_AVX2] = "avx2 clones",
+    [PLAN_KERN_CLONE_DEFAULT] = "default clones",
+};
+
+static bool kbit(uint64_t k, PlanKernel b)
+{
+    return (k >> b) & 1;
+}
+
+/* The fused scan filter: "<variant> filter <type> <op> const". */
+static void kern_filter(StrBuf *sb, uint64_t k)
+{
+    static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">="};
+    static const char *const types[] = {"i16", "i32", "i64", "text"};
+    const char *op = "?", *type = "?";
+    for (int i = 0; i < 6; i++)
+        if (kbit(k, (PlanKernel)(PLAN_KERN_CMP_EQ + i)))
+            op = ops[i];
+    for (int i = 0; i < 4; i++)
+        if (kbit(k, (PlanKernel)(PLAN_KERN_CMP_I16 + i)))
+            type = types[i];
+    const char *variant = kbit(k, PLAN_KERN_FILTER_AVX2) ? "avx2" : kbit(k, PLAN_KERN_FILTER_PACKED) ? "packed" : "length";
+    strbuf_printf(sb, "%s filter %s %s %s", variant, type, op, kbit(k, PLAN_KERN_CMP_TEXT) ? "''" : "const");
+}
+
+/* The Kernels line's text, or NULL when the node has nothing to say. */
+static const char *kern_text(const PlanNodeStats *st, MemArena *arena)
+{
+    uint64_t k = st->kernels;
+    if (k == 0 && st->groups_skipped == 0 && st->groups_summarised == 0)
+        return NULL;
+    StrBuf sb;
+    strbuf_init(&sb);
+    const char *sep = "";
+    if (k & (PLAN_KERN(PLAN_KERN_FILTER_AVX2) | PLAN_KERN(PLAN_KERN_FILTER_PACKED) | PLAN_KERN(PLAN_KERN_FILTER_LENGTH))) {
+        kern_filter(&sb, k);
+        sep = ", ";
+    }
+    for (int b = 0; b < PLAN_KERN_COUNT; b++)
+        if (kern_names[b] && kbit(k, (PlanKernel)b)) {
+            strbuf_printf(&sb, "%s%s", sep, kern_names[b]);
+            sep = ", ";
+        }
+    if (st->groups_summarised) {
+        strbuf_printf(&sb, "%s%llu row groups from metadata", sep, (unsigned long long)st->groups_summarised);
+        sep = ", ";
+    }
+    if (st->groups_skipped)
+        strbuf_printf(&sb, "%szone maps skipped %llu row groups", sep, (unsigned long long)st->groups_skipped);
+    const char *out = mem_printf(arena, "%s", sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return out;
+}
+
+/* Where a node's Kernels line goes: after the title line i and the
+ * node's own properties (lines at the properties' column that are not a
+ * child "->", a SubPlan/InitPlan or a CTE heading). *col = that column. */
+static int kern_line_pos(const AnalyzeText *t, const int *node_of, int i, int *col)
+{
+    const char *s = t->lines[i];
+    int c = (int)strspn(s, " ");
+    if (strncmp(s + c, "->  ", 4) == 0)
+        c += 4;
+    *col = c + 2;
+    int j = i + 1;
+    for (; j < t->nlines && node_of[j] < 0; j++) {
+        const char *p = t->lines[j];
+        if ((int)strspn(p, " ") != c + 2)
+            break;
+        p += c + 2;
+        if (strncmp(p, "->", 2) == 0 || strncmp(p, "SubPlan ", 8) == 0 || strncmp(p, "InitPlan ", 9) == 0 ||
+            strncmp(p, "CTE ", 4) == 0)
+            break;
+    }
+    return j;
+}
+
 /* UtilityStmt.explain_format: the plan text with each node's counters. */
 static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double total_ms, MemArena *arena)
 {
@@ -632,10 +754,20 @@ static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double
     for (int id = 0; id < t->nnodes; id++)
         if (t->title_line[id] >= 0 && t->title_line[id] < t->nlines && node_of[t->title_line[id]] < 0)
             node_of[t->title_line[id]] = id;
+    /* kern_at[j]: the Kernels line to print before plan line j (j = nlines: at the end) */
+    const char **kern_at = MEM_NEW_ARRAY(arena, const char *, t->nlines + 1);
+    for (int i = 0; i < t->nlines; i++) {
+        const char *k = node_of[i] >= 0 ? kern_text(&stats[node_of[i]], arena) : NULL;
+        int col = 0, j = k ? kern_line_pos(t, node_of, i, &col) : 0;
+        if (k && kern_at[j] == NULL)
+            kern_at[j] = mem_printf(arena, "%*sKernels: %s", col, "", k);
+    }
     List *out = NULL;
     for (int i = 0; i < t->nlines; i++) {
         const char *s = t->lines[i];
         int id = node_of[i];
+        if (kern_at[i])
+            out = list_append(arena, out, (void *)kern_at[i]);
         if (id >= 0) {
             const PlanNodeStats *st = &stats[id];
             s = mem_printf(arena, "%s  (actual rows=%llu loops=%llu batches=%llu time=%.3f ms%s)", s,
@@ -647,6 +779,8 @@ static List *format_analyze(const Plan *plan, const PlanNodeStats *stats, double
         }
         out = list_append(arena, out, (void *)s);
     }
+    if (kern_at[t->nlines])
+        out = list_append(arena, out, (void *)kern_at[t->nlines]);
     out = list_append(arena, out, mem_printf(arena, "Execution Time: %.3f ms", total_ms));
     return out;
 }

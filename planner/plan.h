@@ -603,7 +603,66 @@ struct PlanNodeStats {
      * over the threads (loops counts each thread). */
     int workers;
     const char *parallel_mode;
+    /* ---- issue 7: which specialised paths ran (EXPLAIN ANALYZE's
+     * "Kernels:" line; executor/README.md "Kernels in EXPLAIN ANALYZE").
+     * Set once per batch or per operator start, never per row; OR-ed /
+     * summed over loops and threads. */
+    uint64_t kernels;           /* PlanKernel bits */
+    uint64_t groups_skipped;    /* scan: row groups its zone maps excluded */
+    uint64_t groups_summarised; /* scan: row groups answered from metadata (zone maps, counts) */
 };
+
+/* PlanNodeStats.kernels bits. The printer (planner/explain.c) composes
+ * them in this order; never renumber (tests match the text, not bits). */
+typedef enum PlanKernel {
+    /* scan filter `column op constant` (executor/filter_kernels.c) */
+    PLAN_KERN_FILTER_AVX2 = 0,   /* explicit AVX2 compare + movemask */
+    PLAN_KERN_FILTER_PACKED,     /* compare into bytes + multiply pack (a target_clones kernel) */
+    PLAN_KERN_FILTER_LENGTH,     /* text = '' / <> '': a length test */
+    PLAN_KERN_CMP_I16, PLAN_KERN_CMP_I32, PLAN_KERN_CMP_I64, PLAN_KERN_CMP_TEXT,
+    PLAN_KERN_CMP_EQ, PLAN_KERN_CMP_NE, PLAN_KERN_CMP_LT, PLAN_KERN_CMP_LE, PLAN_KERN_CMP_GT,
+    PLAN_KERN_CMP_GE,
+    PLAN_KERN_FILTER_REST,       /* the other conjuncts, on the rows the kernel selected */
+    PLAN_KERN_FILTER_EXPR,       /* general path: expression program + selection */
+    PLAN_KERN_FILTER_ALLPASS,    /* a batch where every row passed (no selection vector) */
+    PLAN_KERN_SCAN_LOOKUP,       /* primary-key point lookup */
+    PLAN_KERN_SCAN_SUMMARY,      /* summary mode: groups folded from metadata */
+    /* aggregation (executor/op_agg.c, grouptab.c) */
+    PLAN_KERN_AGG_ONE_GROUP,     /* no GROUP BY */
+    PLAN_KERN_AGG_HASH_FIXED,    /* group table, fixed-width keys only */
+    PLAN_KERN_AGG_HASH_STR,      /* group table with string keys */
+    PLAN_KERN_AGG_GSETS,         /* grouping sets */
+    PLAN_KERN_AGG_COUNT_STAR,    /* count(*) added by batch size */
+    PLAN_KERN_AGG_REG_COUNT,     /* one group: count(x) from validity words */
+    PLAN_KERN_AGG_REG_SUM,       /* one group: int2/int4 sum in registers */
+    PLAN_KERN_AGG_SUM64_FAST,    /* one group: int8 sum, batch checked free of overflow */
+    PLAN_KERN_AGG_SUM64_EXACT,   /* one group: int8 sum through the exact 32-bit split */
+    PLAN_KERN_AGG_REG_MINMAX,    /* one group: integer min/max in registers */
+    PLAN_KERN_AGG_REG_FSUM,      /* one group: float sum in row order, in a register */
+    PLAN_KERN_AGG_SCATTER,       /* per-group update loops (state[group[i]] += x) */
+    PLAN_KERN_AGG_DISTINCT,      /* DISTINCT through a (group, value) set */
+    PLAN_KERN_AGG_FILTER,        /* FILTER (WHERE ...) selection */
+    PLAN_KERN_AGG_ORDERED,       /* ORDER BY inside the call: rows buffered and sorted */
+    PLAN_KERN_AGG_GENERIC,       /* a registry aggregate (AggImpl) */
+    PLAN_KERN_AGG_SHARED,        /* sums of one column share one state */
+    PLAN_KERN_AGG_ADD_CONST,     /* sum(x + c) folded to sum(x) + c * count(x) */
+    PLAN_KERN_AGG_METADATA,      /* states folded from scan metadata (summary mode) */
+    /* sort (executor/op_sort.c) */
+    PLAN_KERN_SORT_FULL,         /* stable merge sort of every row */
+    PLAN_KERN_SORT_TOPN,         /* top-N: quickselect prunes to N */
+    PLAN_KERN_SORT_BOUND,        /* top-N bound filter, key by key */
+    PLAN_KERN_SORT_BOUND_ONE,    /* top-N bound filter, one branch-free integer key */
+    PLAN_KERN_SORT_LATE,         /* late materialisation by row locator */
+    /* hash join (executor/op_hashjoin.c) */
+    PLAN_KERN_HJ_CHAINS,         /* bucket chains, candidate pairs verified column-wise */
+    PLAN_KERN_HJ_FIRST_MATCH,    /* semi/anti: first-match rounds */
+    PLAN_KERN_HJ_NULL_CHECK,     /* NOT IN / MARK: might-match check against NULL keys */
+    /* which target_clones clone the ifunc picked (one process-wide answer) */
+    PLAN_KERN_CLONE_AVX2,
+    PLAN_KERN_CLONE_DEFAULT,
+    PLAN_KERN_COUNT
+} PlanKernel;
+#define PLAN_KERN(k) (UINT64_C(1) << (k))
 
 /* ---------- utility statements ---------- */
 
