@@ -369,7 +369,9 @@ static uint64_t presize_groups(const ExecPipeline *p, const ParRun *r)
     double read = (double)PAR_SAMPLE_BATCHES * VEC_CAPACITY;
     double rows = read + (double)exec__scan_parallel_rows(p->source);
     double est = (double)exec__agg_key_groups(p->sink) / read * rows / (r->nworkers + 1);
-    return est > (double)(UINT64_C(1) << 27) ? UINT64_C(1) << 27 : (uint64_t)est;
+    /* at most 8M groups up front (~0.5 GB of table): a sample whose first
+     * rows are all distinct may overstate a big table's groups */
+    return est > (double)(UINT64_C(1) << 23) ? UINT64_C(1) << 23 : (uint64_t)est;
 }
 
 /* Whether a key partitioning would hash is a string (GROUP BY keys, or the
