@@ -28,9 +28,11 @@
  * (arenas bump-allocate inside their blocks without it), and munmap runs
  * outside it.
  *
- * Transparent huge pages: regions of 2 MB and more are madvise(MADV_HUGEPAGE)'d
- * (the machine's THP mode is "madvise"), so a fresh region faults once per
- * 2 MB rather than once per 4 KB.
+ * Transparent huge pages: with STRATA_ARENA_HUGEPAGES=1, regions of 2 MB and
+ * more are madvise(MADV_HUGEPAGE)'d (the machine's THP mode is "madvise"), so
+ * a fresh region faults once per 2 MB rather than once per 4 KB; off by
+ * default since their synchronous zeroing and compaction slowed the first
+ * queries after a restart 4x (huge_pages_wanted).
  */
 #define STRATA_ARENA_INTERNAL
 #include "common/arena_int.h"
@@ -208,6 +210,24 @@ static ArenaBlock *block_from_region(const CacheRegion *r)
     return b;
 }
 
+/* Huge pages only when STRATA_ARENA_HUGEPAGES=1: on this machine (THP
+ * "madvise", defrag "madvise") a fresh huge page is zeroed and often
+ * compacted synchronously at its first touch, which made the first queries
+ * after a restart 4x slower — ClickBench Q22's first try after a restart
+ * and cache drop 5.3 s with them, 1.3 s without; once the cache holds a
+ * query's blocks they are faulted already either way. */
+static bool huge_pages_wanted(void)
+{
+    static int wanted = -1;   /* read once; threads racing to set it agree */
+    int w = __atomic_load_n(&wanted, __ATOMIC_RELAXED);
+    if (w < 0) {
+        const char *e = getenv("STRATA_ARENA_HUGEPAGES");
+        w = e != NULL && strcmp(e, "1") == 0;
+        __atomic_store_n(&wanted, w, __ATOMIC_RELAXED);
+    }
+    return w == 1;
+}
+
 /* mmap a fresh region of want bytes, or of len when want cannot be had. */
 static ArenaBlock *block_map_fresh(size_t len, size_t want)
 {
@@ -221,7 +241,7 @@ static ArenaBlock *block_map_fresh(size_t len, size_t want)
     if (p == MAP_FAILED)
         return NULL;
 #ifdef MADV_HUGEPAGE
-    if (want >= ARENA_HUGE)
+    if (want >= ARENA_HUGE && huge_pages_wanted())
         madvise(p, want, MADV_HUGEPAGE);
 #endif
     b = p;
