@@ -17,7 +17,9 @@
 # executor/README.md "Clustered bulk loads"); the other systems use create.sql
 # or their own files. The systems run one after another in the order of --systems.
 # CB_COLD=0: no restart and no cache drop before each query's first
-# try (lib/common.sh). Peak memory: the embedded runners' peak RSS (GNU time)
+# try (lib/common.sh). Otherwise, as root, every system's first try of a query
+# follows a restart (Strata's and PostgreSQL's servers; DuckDB and chDB in a
+# fresh process per query, runners/run.mjs) and a page-cache drop. Peak memory: the embedded runners' peak RSS (GNU time)
 # goes to the log and WORK/duckdb.rss, WORK/chdb.rss; Strata's server VmHWM
 # to WORK/strata/strata.rss. Work files go to $CB_WORK (default /tmp/strata-compare-$$); the npm
 # packages of runners/package.json are installed into $CB_NODE_DIR (default
@@ -121,8 +123,11 @@ run_node() { # run_node duckdb|chdb QUERIES RESULT
     cb_log "$1: loading and querying"
     local timev=()
     [ -x /usr/bin/time ] && timev=(/usr/bin/time -f "peak RSS %M kB" -o "$WORK/$1.rss")
+    # a fresh engine process per query (cold first tries) where caches can be dropped
+    local restart=0
+    cb_is_root && [ "${CB_COLD:-1}" != 0 ] && restart=1
     "${timev[@]}" node "$NODE_DIR/run.mjs" "$1" --tsv "$TSV" --create "$HERE/create.sql" --queries "$2" \
-        --db "$WORK/$1-db" --out "$3" --tries "$TRIES" 2> "$WORK/$1.log"
+        --db "$WORK/$1-db" --out "$3" --tries "$TRIES" --restart "$restart" 2> "$WORK/$1.log"
     local rc=$?
     [ -f "$WORK/$1.rss" ] && cb_log "$1: $(tail -1 "$WORK/$1.rss") (the node process: load and queries)"
     grep -v '^Q[0-9]* \[' "$WORK/$1.log" | head -20 >&2

@@ -381,9 +381,13 @@ struct StoreScan {
     bool clone;            /* made by store_scan_clone: not registered with the txn */
 };
 
-/* Rows per morsel of a parallel scan: one cold run group (cold.c decodes a
- * column's 64K rows at a time), so no two threads decode the same group. */
+/* Rows per morsel of a parallel scan: one checkpoint run group or four bulk
+ * ones (cold.c decodes a column's run group at a time), so no two threads
+ * decode the same group. */
 #define STORE_MORSEL_ROWS (64u * 1024)
+/* Rows per group of a bulk load's run (bulk.c): a multiple of STORE_GROUP_ROWS
+ * dividing STORE_MORSEL_ROWS (a run that starts on a morsel holds whole groups in each). */
+#define STORE_BULK_GROUP_ROWS (16u * 1024)
 typedef struct StoreMorsels {
     _Atomic uint64_t next; /* start of the next morsel to hand out */
     uint64_t end;          /* the scan's end row */
