@@ -222,6 +222,15 @@ typedef struct ExecGroupTable {
     uint8_t *eq;
     uint16_t *newpos;      /* after lookup: positions i of the rows that created groups */
     uint16_t *newrows;
+    /* Runs of one key (sorted or clustered input): same[i] marks a row whose
+     * key equals the previous row's, which takes its group without being
+     * hashed or probed; hash_tmp, pos: the other rows' hashes, compacted.
+     * Batches with few such rows turn the check off for the next
+     * repeat_skip batches. */
+    uint8_t *same;
+    uint64_t *hash_tmp;
+    uint16_t *pos;
+    uint32_t repeat_skip;
     /* Set by a caller that already hashed the keys the same way (one hash
      * per active row, in order): the next lookup uses them instead of
      * hashing, then clears it. */

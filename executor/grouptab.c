@@ -69,6 +69,9 @@ void exec__gt_init_sized(ExecGroupTable *gt, MemArena *arena, int nkeys, const S
     gt->eq = mem_alloc(arena, VEC_CAPACITY);
     gt->newpos = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
     gt->newrows = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
+    gt->same = mem_alloc(arena, VEC_CAPACITY);
+    gt->hash_tmp = mem_alloc(arena, VEC_CAPACITY * sizeof(uint64_t));
+    gt->pos = mem_alloc(arena, VEC_CAPACITY * sizeof(uint16_t));
 }
 
 #define GT_PREFETCH_AHEAD 16
@@ -115,32 +118,118 @@ void exec__gt_reserve(ExecGroupTable *gt, uint32_t n)
     gt_reserve(gt, n);
 }
 
+/* same[i] &= "row i's value of v equals row i-1's", for i >= 1. Equal bits
+ * imply equal values for every type (floats: dbl_eq; strings: byte-equal
+ * strings are equal under any collation Strata has); a NULL on either side
+ * clears the mark, so NULL keys take the general path. */
+static void mark_repeats(const Vector *v, const uint16_t *rows, uint32_t n, uint8_t *same)
+{
+    if (v->is_const) {
+        if (!vec_is_valid(v, 0))
+            memset(same, 0, n);
+        return;
+    }
+    switch (v->phys) {
+#define SAME_LOOP(CT)                                                              \
+    { const CT *a = v->data;                                                       \
+      for (uint32_t i = 1; i < n; i++) same[i] &= (uint8_t)(a[rows[i]] == a[rows[i - 1]]); \
+      break; }
+    case PHYS_BOOL: SAME_LOOP(uint8_t)
+    case PHYS_I16: SAME_LOOP(int16_t)
+    case PHYS_I32: case PHYS_F32: SAME_LOOP(uint32_t)   /* float bits */
+    case PHYS_I64: case PHYS_F64: SAME_LOOP(uint64_t)   /* double bits */
+#undef SAME_LOOP
+    case PHYS_STR: {
+        const StrRef *a = v->data;
+        for (uint32_t i = 1; i < n; i++) {
+            StrRef x = a[rows[i]], y = a[rows[i - 1]];
+            same[i] &= (uint8_t)(x.len == y.len &&
+                                 (x.ptr == y.ptr || x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0));
+        }
+        break;
+    }
+    }
+    if (v->validity)
+        for (uint32_t i = 1; i < n; i++)
+            same[i] &= (uint8_t)(exec__bit(v->validity, rows[i]) & exec__bit(v->validity, rows[i - 1]));
+}
+
+#define GT_REPEAT_SKIP 16   /* batches without the check after one with few repeats */
+
+/* Marks in gt->same the rows whose whole key repeats the previous row's;
+ * returns how many (0: gt->same unset, every row takes the general path). */
+static uint32_t gt_repeats(ExecGroupTable *gt, Vector *const *keys, const uint16_t *rows, uint32_t n)
+{
+    if (n < 2)
+        return 0;
+    if (gt->repeat_skip > 0) {
+        gt->repeat_skip--;
+        return 0;
+    }
+    memset(gt->same, 1, n);
+    gt->same[0] = 0;
+    for (int k = 0; k < gt->nkeys; k++)
+        mark_repeats(keys[k], rows, n, gt->same);
+    uint32_t nrep = 0;
+    for (uint32_t i = 0; i < n; i++)
+        nrep += gt->same[i];
+    if (nrep < n / 16) {
+        gt->repeat_skip = GT_REPEAT_SKIP;
+        return 0;
+    }
+    return nrep;
+}
+
+/* gt->hash[i] for every row (nrep = 0) or for the rows not marked in
+ * gt->same (hashed as one compacted selection, then scattered). */
+static void gt_hash(ExecGroupTable *gt, Vector *const *keys, const uint16_t *rows, uint32_t n,
+                    const uint16_t *sel, uint32_t nrep)
+{
+    if (gt->prehash) {
+        memcpy(gt->hash, gt->prehash, n * sizeof(uint64_t));
+        gt->prehash = NULL;
+        return;
+    }
+    if (nrep == 0) {
+        for (int k = 0; k < gt->nkeys; k++)
+            exec__hash_vector(keys[k], sel, n, gt->hash, k == 0);
+        return;
+    }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        gt->cmp_rows[m] = rows[i];
+        gt->pos[m] = (uint16_t)i;
+        m += !gt->same[i];
+    }
+    for (int k = 0; k < gt->nkeys; k++)
+        exec__hash_vector(keys[k], gt->cmp_rows, m, gt->hash_tmp, k == 0);
+    for (uint32_t j = 0; j < m; j++)
+        gt->hash[gt->pos[j]] = gt->hash_tmp[j];
+}
+
 uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t *sel, uint32_t n,
                          uint32_t *group_of)
 {
     gt_reserve(gt, n);
     const uint16_t *rows = sel ? sel : exec__identity_sel;
-    if (gt->prehash) {
-        memcpy(gt->hash, gt->prehash, n * sizeof(uint64_t));
-        gt->prehash = NULL;
-    } else {
-        for (int k = 0; k < gt->nkeys; k++)
-            exec__hash_vector(keys[k], sel, n, gt->hash, k == 0);
-    }
-    uint32_t mask = gt->nslots - 1;
+    uint32_t nrep = gt_repeats(gt, keys, rows, n);
+    gt_hash(gt, keys, rows, n, sel, nrep);
+    uint32_t mask = gt->nslots - 1, ntodo = 0;
     for (uint32_t i = 0; i < n; i++) {
+        if (nrep && gt->same[i])
+            continue;   /* takes row i-1's group below */
         gt->slot[i] = (uint32_t)gt->hash[i] & mask;
-        gt->todo[i] = (uint16_t)i;
+        gt->todo[ntodo++] = (uint16_t)i;
     }
     /* Tables past the caches: each probe prefetches the slot of the row
      * GT_PREFETCH_AHEAD rows later, so that many misses are in flight (a
      * 1 MB table stays cached: no prefetch). */
     bool big = (size_t)gt->nslots * sizeof(uint64_t) > ((size_t)1 << 20);
     uint32_t ahead = big ? GT_PREFETCH_AHEAD : 0;
-    for (uint32_t i = 0; i < ahead && i < n; i++)
-        __builtin_prefetch(&gt->slots[gt->slot[i]]);
+    for (uint32_t t = 0; t < ahead && t < ntodo; t++)
+        __builtin_prefetch(&gt->slots[gt->slot[gt->todo[t]]]);
     const ExecColumn *key0 = &gt->keys[0];
-    uint32_t ntodo = n, nnew = 0;
+    uint32_t nnew = 0;
     uint16_t *todo = gt->todo, *todo2 = gt->todo2;
     while (ntodo > 0) {
         uint32_t ncmp = 0, nnext = 0, round_new = 0;
@@ -188,5 +277,9 @@ uint32_t exec__gt_lookup(ExecGroupTable *gt, Vector *const *keys, const uint16_t
         todo2 = tmp;
         ntodo = nnext;
     }
+    if (nrep)
+        for (uint32_t i = 1; i < n; i++)
+            if (gt->same[i])
+                group_of[i] = group_of[i - 1];
     return nnew;
 }
