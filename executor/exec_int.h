@@ -363,7 +363,7 @@ void exec__sort_set_topn(ExecOp *op, int64_t topn);
  * (op_scan.c) passes each group storage can describe exactly to fold
  * (rows, and per scan column its zone summary where zone_cols asks) and
  * hands out the other groups as rows. False when the scan cannot (filter,
- * point lookup). exec__agg_summary_link (op_agg.c; pipeline.c calls it for
+ * point lookup). exec__agg_summary_link (agg_onegroup.c; pipeline.c calls it for
  * an aggregate whose input pipeline is a bare scan) puts the scan in that
  * mode when every aggregate can be folded that way. */
 typedef void (*ExecSummaryFold)(void *ctx, uint32_t rows, const StoreColSummary *sums);
@@ -382,7 +382,7 @@ bool exec__parallel_run(ExecPipeline *p);
 uint64_t exec__scan_parallel_rows(const ExecOp *scan);
 void exec__scan_share(ExecOp *scan);
 ExecOp *exec__op_scan_clone(ExecQuery *wq, const ExecOp *scan, bool shared);
-/* op_agg.c: whether n's aggregates merge exactly across threads; fold the
+/* agg_merge.c: whether n's aggregates merge exactly across threads; fold the
  * groups and states of a worker's aggregate into `into` (same plan node).
  * disjoint: the two saw disjoint sets of DISTINCT values, so DISTINCT
  * states combine like the others (no re-insertion of the values). */

@@ -25,99 +25,24 @@
  * which GCC does not vectorise (it reports "not vectorized: not suitable
  * for scatter store" with -fopt-info-vec-missed). Without GROUP BY the
  * state lives in registers for a batch instead (the "one group" kernels,
- * vectorised, with AVX2 clones), and sum(int2 + int4 constant) is folded
- * to sum + constant * count (sum_add_const). State arrays grow geometrically
- * with the number of groups; nothing is allocated per row except numeric
- * sums, whose intermediate results go to the batch scratch arena.
+ * vectorised, with AVX2 clones: agg_onegroup.c), and sum(int2 + int4
+ * constant) is folded to sum + constant * count (sum_add_const). State
+ * arrays grow geometrically with the number of groups; nothing is
+ * allocated per row except numeric sums, whose intermediate results go to
+ * the batch scratch arena.
+ *
+ * Files: this one is the operator (states, grouped update loops, sink,
+ * results, init); agg_onegroup.c the no-GROUP-BY paths (register kernels,
+ * row-group summaries); agg_merge.c the parallel side (merging worker
+ * states, partitioned aggregation); agg_int.h the structures they share.
  */
 #define STRATA_EXECUTOR_INTERNAL
-#include "executor/exec_int.h"
+#include "executor/agg_int.h"
 
 #include <math.h>
 #include <string.h>
 #include "common/error.h"
 #include "common/numeric.h"
-
-typedef enum AggStateKind {
-    AS_COUNT, AS_SUM_I64, AS_SUM_I128, AS_SUM_F32, AS_SUM_F64, AS_NUMERIC, AS_MINMAX,
-    AS_GENERIC,           /* the registry's AggImpl (funcs.h): one update call per batch */
-} AggStateKind;
-
-struct AggSlot {
-    const AggCall *call;
-    AggKind kind;
-    AggStateKind sk;
-    PhysType arg_phys;
-    SqlType arg_type;
-    ExprProg *arg;
-    int64_t sum_add;      /* sum(e + c) folded to sum(e) + c * count (see sum_add_const) */
-    int zone_col;         /* summary mode: the argument's column in the scan (exec__agg_summary_link) */
-    int64_t *cnt;
-    int64_t *i64;
-    int128_t *i128;
-    float *f32;
-    double *f64;
-    uint8_t *mm;          /* min/max values, elem bytes each */
-    uint32_t elem;
-    char **buf;           /* strings/numerics per group */
-    uint32_t *buf_len, *buf_cap;
-    ExecGroupTable *dset; /* DISTINCT: (group, value) pairs */
-    Vector gvec;          /* DISTINCT: group ids at row positions */
-    uint32_t *dgroup;
-    uint16_t *drows;
-    uint32_t *dgrp;
-    ExprProg *filter;     /* FILTER (WHERE ...): rows where it is true */
-    uint16_t *frows;
-    uint32_t *fgrp;
-    MemArena *scratch;    /* the owner's batch scratch (numeric sums) */
-    uint32_t cap;
-    /* AS_GENERIC */
-    const AggImpl *impl;
-    uint8_t *gstate;      /* cap * impl->state_size bytes */
-    ExprProg *arg2;       /* second argument or the direct argument */
-    /* ORDER BY inside the call: rows buffered, sorted per group at the end */
-    int norder;
-    ExprProg **ord;
-    ExecColumn *obuf;     /* [0] group, [1] arg, [2] arg2, [3..] order keys */
-    int nobuf;
-    SortKey *okeys;
-    Vector ogrp;
-    /* EXPLAIN ANALYZE (plan.h PlanKernel): bits ORed per batch into *kern */
-    uint64_t *kern, kern_spare;
-    uint64_t kbits;       /* the general path's bits (exec__agg_slot_init) */
-};
-
-typedef struct AggState {
-    int ngroups_keys;
-    ExprProg **keys;
-    Vector **keyvec;
-    ExecGroupTable gt;
-    int naggs;
-    AggSlot *aggs;
-    int *share;           /* per slot: the earlier slot whose state it reads, or -1 (share_states) */
-    int ngsets;           /* grouping sets: masks over the keys */
-    const uint64_t *gsets;
-    Vector *nullkeys;     /* per key: a constant NULL */
-    Vector *setids;       /* per set: a constant int4 index */
-    Vector **setkeys;
-    uint32_t *grp;        /* group of the i-th active row */
-    MemArena *scratch;
-    /* output */
-    uint32_t ngroups_out, pos;
-    Batch *out;
-    MemArena *out_scratch;
-    /* partitioned parallel aggregation (exec__agg_set_parts): the groups
-     * are the parts' (disjoint), emitted one part after the other */
-    ExecOp **parts;
-    int nparts, cur_part;
-    void (*release)(void *ctx);
-    void *release_ctx;
-    uint64_t *kern, kern_spare;   /* EXPLAIN ANALYZE: the node's PlanKernel word */
-    /* one thread of a partitioned aggregation (exec__agg_prehashed): the
-     * partition filter's key vectors and hashes of the batch being sunk */
-    Vector **pre_keys;
-    const uint64_t *pre_hash;
-} AggState;
 
 /* ---------- state arrays ---------- */
 
@@ -171,26 +96,6 @@ void exec__agg_slot_reserve(AggSlot *s, MemArena *a, uint32_t ngroups)
         s->buf_cap = grow(a, s->buf_cap, sizeof(uint32_t), s->cap, cap);
     }
     s->cap = cap;
-}
-
-/* Keep a copy of v as group g's string (buffer grown geometrically). */
-static void buf_store(AggSlot *s, MemArena *a, uint32_t g, StrRef v)
-{
-    if (v.len > s->buf_cap[g]) {
-        uint32_t cap = s->buf_cap[g] ? s->buf_cap[g] * 2 : 16;
-        while (cap < v.len)
-            cap *= 2;
-        s->buf[g] = mem_alloc(a, cap);
-        s->buf_cap[g] = cap;
-    }
-    if (v.len)
-        memcpy(s->buf[g], v.ptr, v.len);
-    s->buf_len[g] = v.len;
-}
-
-static StrRef buf_get(const AggSlot *s, uint32_t g)
-{
-    return (StrRef){s->buf[g], s->buf_len[g]};
 }
 
 /* ---------- update loops ---------- */
@@ -286,9 +191,8 @@ static void upd_numeric(AggSlot *s, MemArena *qa, MemArena *scratch, const Vecto
     }
 }
 
-static inline bool flt_less(double a, double b) { return !isnan(a) && (isnan(b) || a < b); }
 
-static int str_cmp(SqlType t, StrRef a, StrRef b)
+int exec__agg_str_cmp(SqlType t, StrRef a, StrRef b)
 {
     if (exec__str_needs_typecmp(t)) {
         Value x = {.is_null = false, .u.str = a}, y = {.is_null = false, .u.str = b};
@@ -319,8 +223,6 @@ static int str_cmp(SqlType t, StrRef a, StrRef b)
             s->cnt[g]++;                                                            \
         }                                                                           \
     }
-#define PLAIN_LESS(a, b) ((a) < (b))
-
 static void upd_minmax(AggSlot *s, MemArena *qa, const Vector *v, const uint16_t *rows, const uint32_t *grp,
                        uint32_t n)
 {
@@ -340,7 +242,7 @@ static void upd_minmax(AggSlot *s, MemArena *qa, const Vector *v, const uint16_t
             uint32_t r = rows[i] & m, g = grp[i];
             if (!exec__bit(vb, r))
                 continue;
-            int c = s->cnt[g] ? str_cmp(s->arg_type, d[r], buf_get(s, g)) : 0;
+            int c = s->cnt[g] ? exec__agg_str_cmp(s->arg_type, d[r], buf_get(s, g)) : 0;
             if (s->cnt[g] == 0 || (is_min ? c < 0 : c > 0))
                 buf_store(s, qa, g, d[r]);
             s->cnt[g]++;
@@ -374,319 +276,6 @@ static uint32_t distinct_filter(AggSlot *s, const Vector *v, const uint16_t **ro
     return nnew;
 }
 
-/* Kernels called once per batch; see "one group" below for why out of
- * line. On x86-64 each is also built for AVX2 and the loader picks the
- * clone once per process (as KERNEL_DISPATCH in kernels_template.h):
- * SSE2 has no sign extension of int32 to int64 lanes (pmovsxdq is
- * SSE4.1), which left single_sum_i32 at 48% of Q29's profile. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(STRATA_NO_TARGET_CLONES)
-#define AGG_KERNEL __attribute__((target_clones("default", "avx2")))   /* never inlined (ifunc) */
-#else
-#define AGG_KERNEL __attribute__((noinline))
-#endif
-
-/*
- * Exact sum of int64 values in registers, for the one-group case (no GROUP
- * BY): x = hi * 2^32 + lo with lo = x mod 2^32 and hi taken as a logical
- * shift corrected by the count of negative values, so three plain uint64
- * accumulators hold the exact int128 sum of up to 2^31 rows. Only logical
- * shifts, masks and adds: both the dense loop and the selection-vector
- * loop vectorise with SSE2 (gcc 12 -O3 -fopt-info-vec: "loop vectorized
- * using 16 byte vectors"; the selected rows are loaded one by one, then
- * added two per instruction), and the sums stay in registers instead of a
- * store per row.
- *
- * EXPLAIN ANALYZE: the split loops set sum_i64_split (the caller reads and
- * clears it per batch). A flag, not a parameter: a pointer kept live
- * through the loops cost 35 more instructions per call (register spills;
- * callgrind, bench_agg at 2M rows).
- */
-static _Thread_local bool sum_i64_split;
-
-static AGG_KERNEL int128_t sum_i64_exact(const int64_t *restrict d, const uint16_t *restrict rows, uint32_t n,
-                              const uint64_t *vb, int64_t *count)
-{
-    uint64_t lo = 0, hi = 0, neg = 0, cnt = 0;
-    if (vb == NULL && rows == NULL) {
-        /* Common case first: every value in [-2^51, 2^51), so n <= 2^12 of
-         * them sum exactly in an int64. t = x + 2^51 is below 2^52 exactly
-         * then, and so is the OR of all t: one add, one add and one OR per
-         * value (half the split loop's work), checked once at the end. */
-        const uint64_t bias = UINT64_C(1) << 51;
-        uint64_t tsum = 0, tor = 0;
-        if (n <= 4096) {
-            for (uint32_t i = 0; i < n; i++) {
-                uint64_t t = (uint64_t)d[i] + bias;
-                tsum += t;
-                tor |= t;
-            }
-            if (tor >> 52 == 0) {
-                *count = n;
-                return (int128_t)(int64_t)(tsum - bias * n);
-            }
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t x = (uint64_t)d[i];
-            lo += x & 0xFFFFFFFFu;
-            hi += x >> 32;
-            neg += x >> 63;
-        }
-        cnt = n;
-    } else if (vb == NULL) {
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t x = (uint64_t)d[rows[i]];
-            lo += x & 0xFFFFFFFFu;
-            hi += x >> 32;
-            neg += x >> 63;
-        }
-        cnt = n;
-    } else {
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t r = rows ? rows[i] : i;
-            uint64_t ok = (vb[r >> 6] >> (r & 63)) & 1;
-            uint64_t x = (uint64_t)d[r] & (0 - ok);
-            lo += x & 0xFFFFFFFFu;
-            hi += x >> 32;
-            neg += x >> 63;
-            cnt += ok;
-        }
-    }
-    *count = (int64_t)cnt;
-    sum_i64_split = true;
-    int128_t h = (int128_t)hi - ((int128_t)neg << 32);
-    return h * ((int128_t)1 << 32) + (int128_t)lo;
-}
-
-/* ---------- one group (no GROUP BY): register-resident kernels ----------
- *
- * Without GROUP BY every row folds into group 0, and the scatter loops
- * above become `acc[0] += x` with a store and a reload per row: a chain
- * through memory (store-to-load forwarding, ~5 cycles a row) that made
- * upd_sum_int 82% of ClickBench Q29's profile. These kernels keep the
- * state in registers for the whole batch and merge it once. Dense input
- * without NULLs is a plain counted loop; with a validity bitmap, words of
- * 64 valid rows take the same loop and other words a masked one; input
- * under a selection loads through it. Integer sums and min/max vectorise
- * (gcc 12 -O3 -fopt-info-vec: "loop vectorized using 16 byte vectors" for
- * each dense and masked loop of SINGLE_INT, and for the dense min/max
- * loops); float sums keep PostgreSQL's order of additions (row order), so
- * they stay scalar but lose the memory round trip.
- *
- * AGG_KERNEL keeps each kernel out of line: inlined into
- * exec__agg_slot_update, gcc 12 vectorised none of these loops (the
- * caller's stores through the slot may alias the data, it reported
- * "vectorized 0 loops in function"); out of line, with its restrict
- * parameters, each one does. One call per batch costs nothing.
- */
-
-/* Valid (non-NULL) rows among `rows` (NULL = dense 0..n). */
-static AGG_KERNEL int64_t single_count(const uint16_t *restrict rows, uint32_t n, const uint64_t *restrict vb)
-{
-    if (vb == NULL)
-        return n;
-    int64_t c = 0;
-    if (rows == NULL) {
-        uint32_t w = 0;
-        for (; (w + 1) * 64 <= n; w++)
-            c += __builtin_popcountll(vb[w]);
-        if (w * 64 < n)
-            c += __builtin_popcountll(vb[w] & ((UINT64_C(1) << (n - w * 64)) - 1));
-        return c;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        c += (int64_t)exec__bit(vb, rows[i]);
-    return c;
-}
-
-/* Sum of the valid values of a batch of int16/int32 in an accumulator AT
- * that cannot overflow over VEC_CAPACITY = 2048 rows: int32 for int16
- * (|sum| <= 2^11 * 2^15 = 2^26; 16 lanes a vector, where an int64 sum
- * spent its time widening: 4 vpmovsxdq per 16 values, 63% of Q29), int64
- * for int32; *cnt gets how many. */
-#define SINGLE_SUM_INT(NAME, CT, AT)                                                          \
-    static AGG_KERNEL int64_t NAME(const CT *restrict d, const uint16_t *restrict rows, uint32_t n,   \
-                        const uint64_t *restrict vb, int64_t *cnt)                         \
-    {                                                                                      \
-        AT acc = 0;                                                                        \
-        if (rows == NULL && vb == NULL) {                                                  \
-            for (uint32_t i = 0; i < n; i++)                                               \
-                acc += d[i];                                                               \
-        } else if (rows == NULL) {                                                         \
-            for (uint32_t lo = 0; lo < n; lo += 64) {                                      \
-                uint32_t cnt64 = n - lo < 64 ? n - lo : 64;                                \
-                uint64_t bits = vb[lo >> 6];                                               \
-                if (cnt64 == 64 && bits == UINT64_MAX) {                                   \
-                    for (uint32_t i = lo; i < lo + 64; i++)                                \
-                        acc += d[i];                                                       \
-                } else {                                                                   \
-                    for (uint32_t i = 0; i < cnt64; i++)                                   \
-                        acc += (AT)d[lo + i] & -(AT)((bits >> i) & 1);                     \
-                }                                                                          \
-            }                                                                              \
-        } else if (vb == NULL) {                                                           \
-            for (uint32_t i = 0; i < n; i++)                                               \
-                acc += d[rows[i]];                                                         \
-        } else {                                                                           \
-            for (uint32_t i = 0; i < n; i++) {                                             \
-                uint32_t r = rows[i];                                                      \
-                acc += (AT)d[r] & -(AT)exec__bit(vb, r);                                   \
-            }                                                                              \
-        }                                                                                  \
-        *cnt = single_count(rows, n, vb);                                                  \
-        return (int64_t)acc;                                                               \
-    }
-_Static_assert(VEC_CAPACITY <= 65536, "int16 batch sums must fit int32");
-SINGLE_SUM_INT(single_sum_i16, int16_t, int32_t)
-SINGLE_SUM_INT(single_sum_i32, int32_t, int64_t)
-
-/* min or max of the valid values of an integer batch; *cnt gets how many
- * (the result means nothing when it is 0). MIN_ selects the direction at
- * compile time so each loop is a plain vectorisable reduction. */
-#define SINGLE_MINMAX(NAME, CT, INIT, BETTER)                                             \
-    static AGG_KERNEL CT NAME(const CT *restrict d, const uint16_t *restrict rows, uint32_t n,        \
-                   const uint64_t *restrict vb, int64_t *cnt)                              \
-    {                                                                                      \
-        CT best = INIT;                                                                    \
-        if (rows == NULL && vb == NULL) {                                                  \
-            for (uint32_t i = 0; i < n; i++)                                               \
-                best = BETTER(d[i], best) ? d[i] : best;                                   \
-        } else {                                                                           \
-            for (uint32_t i = 0; i < n; i++) {                                             \
-                uint32_t r = rows ? rows[i] : i;                                           \
-                CT x = d[r];                                                               \
-                bool take = (vb == NULL || exec__bit(vb, r)) && BETTER(x, best);           \
-                best = take ? x : best;                                                    \
-            }                                                                              \
-        }                                                                                  \
-        *cnt = single_count(rows, n, vb);                                                  \
-        return best;                                                                       \
-    }
-#define LT_(a, b) ((a) < (b))
-#define GT_(a, b) ((a) > (b))
-SINGLE_MINMAX(single_min_i16, int16_t, INT16_MAX, LT_)
-SINGLE_MINMAX(single_max_i16, int16_t, INT16_MIN, GT_)
-SINGLE_MINMAX(single_min_i32, int32_t, INT32_MAX, LT_)
-SINGLE_MINMAX(single_max_i32, int32_t, INT32_MIN, GT_)
-SINGLE_MINMAX(single_min_i64, int64_t, INT64_MAX, LT_)
-SINGLE_MINMAX(single_max_i64, int64_t, INT64_MIN, GT_)
-
-/* Float sums in row order, accumulator in a register (same additions in
- * the same order as the grouped loop, so the same bits). */
-#define SINGLE_SUM_FLT(NAME, CT, AT)                                                      \
-    static AGG_KERNEL AT NAME(const CT *restrict d, const uint16_t *restrict rows, uint32_t n,        \
-                   const uint64_t *restrict vb, AT acc)                                    \
-    {                                                                                      \
-        for (uint32_t i = 0; i < n; i++) {                                                 \
-            uint32_t r = rows ? rows[i] : i;                                               \
-            if (vb == NULL || exec__bit(vb, r))                                            \
-                acc += (AT)d[r];                                                           \
-        }                                                                                  \
-        return acc;                                                                        \
-    }
-SINGLE_SUM_FLT(single_sum_f32, float, float)
-SINGLE_SUM_FLT(single_sum_f32d, float, double)
-SINGLE_SUM_FLT(single_sum_f64, double, double)
-
-/* Merge a batch's min/max into group 0 (cnt = valid values in the batch). */
-#define MM_MERGE(CT, X, C)                                                                \
-    {                                                                                      \
-        CT *acc_ = (CT *)s->mm;                                                            \
-        if ((C) > 0 && (s->cnt[0] == 0 || (is_min ? (X) < acc_[0] : (X) > acc_[0])))       \
-            acc_[0] = (X);                                                                 \
-        s->cnt[0] += (C);                                                                  \
-    }
-
-static bool single_minmax(AggSlot *s, const Vector *v, const uint16_t *rows, uint32_t n, const uint64_t *vb)
-{
-    bool is_min = s->kind == AGG_MIN;
-    int64_t c;
-    switch (s->arg_phys) {
-    case PHYS_I16: {
-        int16_t x = is_min ? single_min_i16(v->data, rows, n, vb, &c) : single_max_i16(v->data, rows, n, vb, &c);
-        MM_MERGE(int16_t, x, c)
-        return true;
-    }
-    case PHYS_I32: {
-        int32_t x = is_min ? single_min_i32(v->data, rows, n, vb, &c) : single_max_i32(v->data, rows, n, vb, &c);
-        MM_MERGE(int32_t, x, c)
-        return true;
-    }
-    case PHYS_I64: {
-        int64_t x = is_min ? single_min_i64(v->data, rows, n, vb, &c) : single_max_i64(v->data, rows, n, vb, &c);
-        MM_MERGE(int64_t, x, c)
-        return true;
-    }
-    default: return false;
-    }
-}
-
-static bool single_sum(AggSlot *s, const Vector *v, const uint16_t *rows, uint32_t n, const uint64_t *vb)
-{
-    int64_t c = 0, sum;
-    switch (s->sk) {
-    case AS_SUM_I64: case AS_SUM_I128:
-        if (s->arg_phys == PHYS_I16)
-            sum = single_sum_i16(v->data, rows, n, vb, &c);
-        else if (s->arg_phys == PHYS_I32)
-            sum = single_sum_i32(v->data, rows, n, vb, &c);
-        else if (s->sk == AS_SUM_I128 && s->arg_phys == PHYS_I64) {
-            s->i128[0] += sum_i64_exact(v->data, rows, n, vb, &c);
-            *s->kern |= PLAN_KERN(sum_i64_split ? PLAN_KERN_AGG_SUM64_EXACT : PLAN_KERN_AGG_SUM64_FAST);
-            sum_i64_split = false;
-            s->cnt[0] += c;
-            return true;
-        } else
-            return false;
-        if (s->sk == AS_SUM_I64)   /* int8 result: wraps like the grouped loop */
-            s->i64[0] = (int64_t)((uint64_t)s->i64[0] + (uint64_t)sum);
-        else
-            s->i128[0] += sum;
-        s->cnt[0] += c;
-        return true;
-    case AS_SUM_F32:
-        s->f32[0] = single_sum_f32(v->data, rows, n, vb, s->f32[0]);
-        break;
-    case AS_SUM_F64:
-        s->f64[0] = s->arg_phys == PHYS_F32 ? single_sum_f32d(v->data, rows, n, vb, s->f64[0])
-                                            : single_sum_f64(v->data, rows, n, vb, s->f64[0]);
-        break;
-    default: return false;
-    }
-    s->cnt[0] += single_count(rows, n, vb);
-    return true;
-}
-
-/* One group, flat argument, no DISTINCT: the register-resident paths.
- * False when the slot needs the general loop. */
-static bool agg_update_single(AggSlot *s, const Vector *v, const Batch *in)
-{
-    if (s->dset || v == NULL || v->is_const)
-        return false;
-    const uint16_t *rows = in->sel;
-    uint32_t n = in->count;
-    const uint64_t *vb = v->validity;
-    switch (s->sk) {
-    case AS_COUNT:
-        *s->kern |= PLAN_KERN(PLAN_KERN_AGG_REG_COUNT) | exec__kern_clone;
-        s->cnt[0] += single_count(rows, n, vb);
-        return true;
-    case AS_SUM_I64: case AS_SUM_I128: case AS_SUM_F32: case AS_SUM_F64:
-        if (!single_sum(s, v, rows, n, vb))
-            return false;
-        /* int8: sum_i64_exact has said which of its paths ran */
-        *s->kern |= (s->sk == AS_SUM_F32 || s->sk == AS_SUM_F64 ? PLAN_KERN(PLAN_KERN_AGG_REG_FSUM)
-                     : s->arg_phys == PHYS_I64 ? 0 : PLAN_KERN(PLAN_KERN_AGG_REG_SUM)) | exec__kern_clone;
-        return true;
-    case AS_MINMAX:
-        if (!single_minmax(s, v, rows, n, vb))
-            return false;
-        *s->kern |= PLAN_KERN(PLAN_KERN_AGG_REG_MINMAX) | exec__kern_clone;
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* FILTER: keep the (row, group) pairs whose filter is true. */
 static uint32_t filter_rows(AggSlot *s, const Batch *in, const uint16_t **rows, const uint32_t **grp, uint32_t n)
 {
@@ -707,8 +296,8 @@ static uint32_t filter_rows(AggSlot *s, const Batch *in, const uint16_t **rows, 
 }
 
 /* Fold (row, group) pairs of argument vectors into the states. */
-static void slot_apply(AggSlot *s, MemArena *qa, const Vector *v, const Vector *v2, const uint16_t *rows,
-                       const uint32_t *grp, uint32_t n)
+void exec__agg_slot_apply(AggSlot *s, MemArena *qa, const Vector *v, const Vector *v2, const uint16_t *rows,
+                          const uint32_t *grp, uint32_t n)
 {
     if (s->dset)
         n = distinct_filter(s, v, &rows, &grp, n);
@@ -757,7 +346,7 @@ void exec__agg_slot_update(AggSlot *s, MemArena *qa, const Batch *in, const uint
             s->cnt[grp[0]] += n;
             return;
         }
-        if (grp[0] == 0 && agg_update_single(s, v, in))
+        if (grp[0] == 0 && exec__agg_update_single(s, v, in))
             return;
     }
     *s->kern |= s->kbits;
@@ -767,7 +356,7 @@ void exec__agg_slot_update(AggSlot *s, MemArena *qa, const Batch *in, const uint
         ordered_buffer(s, qa, in, v, v2, rows, grp, n);
         return;
     }
-    slot_apply(s, qa, v, v2, rows, grp, n);
+    exec__agg_slot_apply(s, qa, v, v2, rows, grp, n);
 }
 
 /* End of input for an ORDER BY aggregate: sort the buffered rows by
@@ -794,7 +383,7 @@ void exec__agg_slot_finish(AggSlot *s, MemArena *qa)
         if (s->arg2)
             exec__col_gather(&s->obuf[2], perm + pos, n, &vb);
         mem_arena_reset(s->scratch);
-        slot_apply(s, qa, s->arg ? &va : NULL, s->arg2 ? &vb : NULL, exec__identity_sel, grp, n);
+        exec__agg_slot_apply(s, qa, s->arg ? &va : NULL, s->arg2 ? &vb : NULL, exec__identity_sel, grp, n);
     }
 }
 
@@ -1200,86 +789,6 @@ ExecOp *exec__op_agg(ExecQuery *q, const PlanNode *n)
     return op;
 }
 
-/* ---------- aggregates from row-group metadata (issue 7) ---------- */
-
-/* Types whose min/max order (PostgreSQL's) is the order of the integers
- * they are stored as, so a zone map's int64 bounds are their min/max. */
-static bool zone_orders_like_pg(SqlType t)
-{
-    switch (t.oid) {
-    case TYPE_INT2: case TYPE_INT4: case TYPE_INT8: case TYPE_DATE: case TYPE_TIME:
-    case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool phys_int(PhysType p)
-{
-    return p == PHYS_BOOL || p == PHYS_I16 || p == PHYS_I32 || p == PHYS_I64;
-}
-
-/* Fold one row group's summary (rows visible, zone maps of the arguments'
- * columns; storage/scan_summary.c) into the single group's states. */
-static void agg_fold_summary(void *ctx, uint32_t rows, const StoreColSummary *sums)
-{
-    AggState *st = ctx;
-    *st->kern |= PLAN_KERN(PLAN_KERN_AGG_METADATA);
-    for (int a = 0; a < st->naggs; a++) {
-        AggSlot *s = &st->aggs[a];
-        if (s->arg == NULL) {   /* count(*) */
-            s->cnt[0] += rows;
-            continue;
-        }
-        const StoreColSummary *c = &sums[s->zone_col];
-        int64_t valid = (int64_t)rows - (int64_t)c->null_count;
-        if (s->sk == AS_COUNT) {
-            s->cnt[0] += valid;
-            continue;
-        }
-        bool is_min = s->kind == AGG_MIN;
-        int64_t x = is_min ? c->min : c->max;
-        if (!c->has_value || valid <= 0)
-            continue;
-        switch (s->arg_phys) {
-        case PHYS_I16: MM_MERGE(int16_t, (int16_t)x, valid) break;
-        case PHYS_I32: MM_MERGE(int32_t, (int32_t)x, valid) break;
-        case PHYS_I64: MM_MERGE(int64_t, x, valid) break;
-        default: ERR_ASSERT(false);
-        }
-    }
-}
-
-void exec__agg_summary_link(ExecOp *op, ExecOp *scan)
-{
-    AggState *st = op->state;
-    if (st->ngroups_keys > 0 || st->ngsets > 0 || st->naggs == 0 || scan->node->kind != PLAN_SCAN)
-        return;
-    int ncols = scan->node->ncols;
-    bool *zone = mem_calloc(op->q->arena, (size_t)(ncols ? ncols : 1), sizeof(bool));
-    for (int a = 0; a < st->naggs; a++) {
-        AggSlot *s = &st->aggs[a];
-        const AggCall *c = s->call;
-        if (s->filter || s->norder > 0 || s->dset || s->impl || s->sum_add != 0 || c->nargs > 1)
-            return;
-        AggKind k = c->agg->kind;
-        if (k == AGG_COUNT_STAR && s->arg == NULL)
-            continue;
-        const Expr *e = c->arg;
-        if (e == NULL || e->kind != EXPR_COLUMN || e->index < 0 || e->index >= ncols ||
-            !phys_int(type_phys(e->type)) || type_phys(e->type) != s->arg_phys)
-            return;
-        if (!(k == AGG_COUNT && s->sk == AS_COUNT) &&
-            !((k == AGG_MIN || k == AGG_MAX) && s->sk == AS_MINMAX && s->arg_phys != PHYS_BOOL &&
-              zone_orders_like_pg(e->type)))
-            return;
-        s->zone_col = e->index;
-        zone[e->index] = true;
-    }
-    exec__scan_set_summary(scan, zone, agg_fold_summary, st);
-}
-
 size_t exec__agg_slot_size(void)
 {
     return sizeof(AggSlot);
@@ -1290,255 +799,4 @@ bool exec__agg_slot_order_free(const AggSlot *s)
     return s->norder == 0 && s->dset == NULL &&
            (s->sk == AS_COUNT || s->sk == AS_SUM_I64 || s->sk == AS_SUM_I128 || s->sk == AS_NUMERIC ||
             s->sk == AS_MINMAX);
-}
-
-/* ---------- parallel aggregation: merging worker states (parallel.c) ----------
- *
- * Each worker thread aggregates its morsels into an aggregate operator of
- * its own; at the end the leader folds every worker's groups into its own
- * table, a window of up to VEC_CAPACITY groups at a time: the worker's key
- * columns as zero-copy views go through the vectorised lookup, which gives
- * each worker group its group here, then the states combine (counts and
- * integer sums add, min/max compare, numeric sums add). DISTINCT aggregates
- * re-insert the worker's (group, value) pairs through this slot's own set,
- * so a value both saw counts once. Float sums (whose result depends on the
- * order of additions: PostgreSQL's is the scan's), registry aggregates and
- * ORDER BY inside a call are not merged: such plans run on one thread.
- */
-
-bool exec__agg_parallel_ok(const PlanNode *n)
-{
-    for (int a = 0; a < n->naggs; a++) {
-        const AggCall *c = &n->aggs[a];
-        if (c->agg->impl != NULL || c->norder > 0)
-            return false;
-        if ((c->agg->kind == AGG_SUM || c->agg->kind == AGG_AVG) && c->arg != NULL) {
-            PhysType p = type_phys(c->arg->type);
-            if (p == PHYS_F32 || p == PHYS_F64)
-                return false;
-        }
-    }
-    return true;
-}
-
-#define MM_COMBINE(CT, LESS)                                                        \
-    {                                                                               \
-        CT *dst = (CT *)d->mm;                                                      \
-        const CT *src = (const CT *)w->mm;                                          \
-        for (uint32_t i = 0; i < n; i++) {                                          \
-            uint32_t g = pos + i, t = map[g];                                       \
-            if (w->cnt[g] == 0)                                                     \
-                continue;                                                           \
-            if (d->cnt[t] == 0 || (is_min ? LESS(src[g], dst[t]) : LESS(dst[t], src[g]))) \
-                dst[t] = src[g];                                                    \
-            d->cnt[t] += w->cnt[g];                                                 \
-        }                                                                           \
-    }
-
-static void minmax_combine(AggSlot *d, const AggSlot *w, MemArena *qa, uint32_t pos, uint32_t n,
-                           const uint32_t *map)
-{
-    bool is_min = d->kind == AGG_MIN;
-    switch (d->arg_phys) {
-    case PHYS_BOOL: MM_COMBINE(uint8_t, PLAIN_LESS) break;
-    case PHYS_I16: MM_COMBINE(int16_t, PLAIN_LESS) break;
-    case PHYS_I32: MM_COMBINE(int32_t, PLAIN_LESS) break;
-    case PHYS_I64: MM_COMBINE(int64_t, PLAIN_LESS) break;
-    case PHYS_F32: MM_COMBINE(float, flt_less) break;
-    case PHYS_F64: MM_COMBINE(double, flt_less) break;
-    case PHYS_STR:
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t g = pos + i, t = map[g];
-            if (w->cnt[g] == 0)
-                continue;
-            int c = d->cnt[t] ? str_cmp(d->arg_type, buf_get(w, g), buf_get(d, t)) : 0;
-            if (d->cnt[t] == 0 || (is_min ? c < 0 : c > 0))
-                buf_store(d, qa, t, buf_get(w, g));
-            d->cnt[t] += w->cnt[g];
-        }
-        break;
-    }
-}
-
-/* Fold worker groups [pos, pos + n) of w into d (map: worker group → ours). */
-static void slot_combine(AggSlot *d, const AggSlot *w, MemArena *qa, uint32_t pos, uint32_t n,
-                         const uint32_t *map)
-{
-    switch (d->sk) {
-    case AS_COUNT:
-        for (uint32_t i = 0; i < n; i++)
-            d->cnt[map[pos + i]] += w->cnt[pos + i];
-        break;
-    case AS_SUM_I64:
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t t = map[pos + i];
-            d->i64[t] = (int64_t)((uint64_t)d->i64[t] + (uint64_t)w->i64[pos + i]);   /* int8 wraps as serially */
-            d->cnt[t] += w->cnt[pos + i];
-        }
-        break;
-    case AS_SUM_I128:
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t t = map[pos + i];
-            d->i128[t] += w->i128[pos + i];
-            d->cnt[t] += w->cnt[pos + i];
-        }
-        break;
-    case AS_NUMERIC:
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t g = pos + i, t = map[g];
-            if (w->cnt[g] == 0)
-                continue;
-            StrRef x = d->cnt[t] ? numeric_add(buf_get(d, t), buf_get(w, g), d->scratch) : buf_get(w, g);
-            buf_store(d, qa, t, x);
-            d->cnt[t] += w->cnt[g];
-        }
-        break;
-    case AS_MINMAX:
-        minmax_combine(d, w, qa, pos, n, map);
-        break;
-    default:
-        ERR_ASSERT(false);   /* exec__agg_parallel_ok keeps these on one thread */
-    }
-}
-
-/* DISTINCT: the worker's (group, value) pairs through our own set. */
-static void distinct_combine(AggSlot *d, const AggSlot *w, MemArena *qa, const uint32_t *map, uint32_t *grp)
-{
-    const ExecGroupTable *ws = w->dset;
-    Vector val;
-    for (uint32_t pos = 0; pos < ws->ngroups; pos += VEC_CAPACITY) {
-        err_check_interrupts();
-        uint32_t n = ws->ngroups - pos < VEC_CAPACITY ? ws->ngroups - pos : VEC_CAPACITY;
-        const int64_t *wg = (const int64_t *)ws->keys[0].data + pos;
-        for (uint32_t i = 0; i < n; i++)
-            grp[i] = ws->nkeys == 1 ? map[0] : map[wg[i]];   /* one group: values alone */
-        exec__col_view(&ws->keys[ws->nkeys - 1], pos, &val);
-        mem_arena_reset(d->scratch);
-        slot_apply(d, qa, &val, NULL, exec__identity_sel, grp, n);
-    }
-}
-
-void exec__agg_merge(ExecOp *into, ExecOp *from, bool disjoint)
-{
-    AggState *d = into->state, *w = from->state;
-    MemArena *qa = into->q->arena, *wa = from->q->arena;
-    bool grouped = d->ngroups_keys > 0 || d->ngsets > 0;
-    uint32_t nw = grouped ? w->gt.ngroups : 1;
-    uint32_t *map = mem_calloc(wa, nw ? nw : 1, sizeof(uint32_t));   /* ungrouped: group 0 → 0 */
-    if (grouped) {
-        exec__gt_reserve(&d->gt, nw);
-        int nk = d->gt.nkeys;
-        Vector *views = MEM_NEW_ARRAY(wa, Vector, nk);
-        Vector **keys = MEM_NEW_ARRAY(wa, Vector *, nk);
-        for (uint32_t pos = 0; pos < nw; pos += VEC_CAPACITY) {
-            err_check_interrupts();
-            uint32_t n = nw - pos < VEC_CAPACITY ? nw - pos : VEC_CAPACITY;
-            for (int k = 0; k < nk; k++) {
-                exec__col_view(&w->gt.keys[k], pos, &views[k]);
-                keys[k] = &views[k];
-            }
-            exec__gt_lookup(&d->gt, keys, NULL, n, map + pos);
-        }
-    }
-    uint32_t ngroups = grouped ? d->gt.ngroups : 1;
-    for (int a = 0; a < d->naggs; a++) {
-        if (d->share[a] >= 0)
-            continue;
-        AggSlot *s = &d->aggs[a];
-        exec__agg_slot_reserve(s, qa, ngroups);
-        if (s->dset && !disjoint) {
-            distinct_combine(s, &w->aggs[a], qa, map, d->grp);
-            continue;
-        }
-        for (uint32_t pos = 0; pos < nw; pos += VEC_CAPACITY) {
-            mem_arena_reset(s->scratch);
-            slot_combine(s, &w->aggs[a], qa, pos, nw - pos < VEC_CAPACITY ? nw - pos : VEC_CAPACITY, map);
-        }
-    }
-}
-
-uint64_t exec__agg_groups(const ExecOp *op)
-{
-    const AggState *st = op->state;
-    uint64_t n = st->ngroups_keys > 0 || st->ngsets > 0 ? st->gt.ngroups : 1;
-    for (int a = 0; a < st->naggs; a++)
-        if (st->aggs[a].dset)
-            n += st->aggs[a].dset->ngroups;
-    return n;
-}
-
-void exec__agg_presize(ExecOp *op, uint64_t groups)
-{
-    AggState *st = op->state;
-    if (st->ngroups_keys == 0 || st->ngsets > 0 || groups <= st->gt.ngroups)
-        return;
-    exec__gt_reserve(&st->gt, (uint32_t)(groups - st->gt.ngroups));
-    for (int a = 0; a < st->naggs; a++)
-        if (st->share[a] < 0)
-            exec__agg_slot_reserve(&st->aggs[a], op->q->arena, (uint32_t)groups);
-}
-
-uint64_t exec__agg_key_groups(const ExecOp *op)
-{
-    const AggState *st = op->state;
-    return st->ngroups_keys > 0 || st->ngsets > 0 ? st->gt.ngroups : 1;
-}
-
-bool exec__agg_partitionable(const PlanNode *n)
-{
-    return n->ngroups > 0 && n->ngsets == 0;
-}
-
-/* Whether two DISTINCT arguments are the same expression (the planner
- * builds each call's own tree: compare columns by index, else by tree). */
-static bool same_arg(const Expr *a, const Expr *b)
-{
-    if (a == b)
-        return true;
-    if (a == NULL || b == NULL || a->kind != b->kind || a->type.oid != b->type.oid || a->nargs != b->nargs)
-        return false;
-    if (a->kind == EXPR_COLUMN)
-        return a->index == b->index;
-    if (a->kind != EXPR_FUNC && a->kind != EXPR_CAST)
-        return false;
-    if (a->func != b->func || a->cast != b->cast)
-        return false;
-    for (int i = 0; i < a->nargs; i++)
-        if (!same_arg(a->args[i], b->args[i]))
-            return false;
-    return true;
-}
-
-const Expr *exec__agg_distinct_key(const PlanNode *n)
-{
-    if (n->ngsets > 0)
-        return NULL;
-    const Expr *key = NULL;
-    for (int a = 0; a < n->naggs; a++) {
-        const AggCall *c = &n->aggs[a];
-        if (!c->distinct)
-            continue;
-        if (c->arg == NULL || c->nargs > 1 || (key != NULL && !same_arg(key, c->arg)))
-            return NULL;
-        key = c->arg;
-    }
-    return key;
-}
-
-void exec__agg_prehashed(ExecOp *op, Vector **keys, const uint64_t *hashes)
-{
-    AggState *st = op->state;
-    ERR_ASSERT(st->ngsets == 0);
-    st->pre_keys = st->ngroups_keys > 0 ? keys : NULL;
-    st->pre_hash = hashes;
-}
-
-void exec__agg_set_parts(ExecOp *op, ExecOp **parts, int nparts, void (*release)(void *ctx), void *ctx)
-{
-    AggState *st = op->state;
-    st->parts = parts;
-    st->nparts = nparts;
-    st->cur_part = 0;
-    st->release = release;
-    st->release_ctx = ctx;
 }

@@ -17,7 +17,7 @@
  * conjuncts on the rows left.
  *
  * In summary mode (an aggregate right above, no filter: count(*), count(x),
- * min(x), max(x); op_agg.c decides) the row groups storage can describe
+ * min(x), max(x); agg_onegroup.c decides) the row groups storage can describe
  * exactly from their metadata (storage/scan_summary.c) are folded into the
  * aggregate directly and never read; the others come out as batches.
  */

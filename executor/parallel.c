@@ -13,7 +13,7 @@
  * and group table included — so nothing in the data path is shared and
  * nothing is locked per row or per batch. The leader drives its own copy
  * the same way. At the end the leader joins the workers and folds each
- * worker's groups into its aggregate (exec__agg_merge, op_agg.c) or feeds
+ * worker's groups into its aggregate (exec__agg_merge, agg_merge.c) or feeds
  * each worker's sorted rows — under a LIMIT only its top N — into its sort
  * (exec__sort_merge, op_sort.c); the sink then finalises and feeds the
  * next pipeline exactly as on one thread.
@@ -21,7 +21,7 @@
  * What runs in parallel (exec__parallel_run decides per pipeline, at its
  * start): a plain table scan (not a point lookup, not the metadata summary
  * mode) of at least PAR_MIN_ROWS rows; only FILTER and PROJECT between it
- * and a PLAN_SORT or a PLAN_AGG whose aggregates merge exactly (op_agg.c:
+ * and a PLAN_SORT or a PLAN_AGG whose aggregates merge exactly (agg_merge.c:
  * no float sums, registry aggregates or ORDER BY inside a call; rows equal
  * on every sort key come out in no fixed order, as from PostgreSQL's
  * parallel sorts); expressions without
