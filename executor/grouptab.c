@@ -151,7 +151,7 @@ static void mark_repeats(const Vector *v, const uint16_t *rows, uint32_t n, uint
     }
     if (v->validity)
         for (uint32_t i = 1; i < n; i++)
-            same[i] &= (uint8_t)(exec__bit(v->validity, rows[i]) & exec__bit(v->validity, rows[i - 1]));
+            same[i] &= (uint8_t)(exec__bit(v->validity, rows[i]) && exec__bit(v->validity, rows[i - 1]));
 }
 
 #define GT_REPEAT_SKIP 16   /* batches without the check after one with few repeats */

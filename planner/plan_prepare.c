@@ -11,19 +11,36 @@
  * again and plans it with each $n replaced by its argument's value, so the
  * resulting plan needs no parameters and carries the executed statement's
  * own command tag. (No plan cache yet: every EXECUTE plans again.)
+ *
+ * Planning again follows DDL and search_path by itself; what PostgreSQL's
+ * plan cache adds is its check when it re-plans after an invalidation: the
+ * result columns (names, types, typmods) must be those PREPARE described,
+ * else 0A000 "cached plan must not change result type". EXECUTE makes that
+ * check when the catalog changed (store_catalog_epoch) or search_path did
+ * since the statement was last known good. The kept text is the whole
+ * client string up to the statement, blanked (one space per character)
+ * but for the statement, so that an error's position is PostgreSQL's: it
+ * re-analyses the PREPARE's whole query string.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include "common/guc.h"
 #include "parser/parser.h"
+#include "storage/storage.h"
 
 typedef struct Prepared {
     char *name;
     char *sql;
     int nparams;
     SqlType *types;
+    int ncols;                /* result columns as PREPARE described them */
+    SqlType *col_types;
+    char **col_names;
+    uint64_t catalog_epoch;   /* store_catalog_epoch() when last known good */
+    char *search_path;        /* search_path then */
     struct Prepared *next;
 } Prepared;
 
@@ -36,7 +53,82 @@ static void prepared_free(Prepared *p)
     free(p->name);
     free(p->sql);
     free(p->types);
+    for (int i = 0; p->col_names && i < p->ncols; i++)
+        free(p->col_names[i]);
+    free(p->col_names);
+    free(p->col_types);
+    free(p->search_path);
     free(p);
+}
+
+static const char *current_path(const Binder *b)
+{
+    const char *path = b->ctx->guc ? guc_search_path(b->ctx->guc) : NULL;
+    return path ? path : "";
+}
+
+/* text[0, end) with every character before start blanked to one space. */
+static char *blank_prefix(const char *text, size_t start, size_t end)
+{
+    size_t nchars = 0;
+    for (size_t i = 0; i < start; i++)
+        nchars += ((unsigned char)text[i] & 0xC0) != 0x80;
+    char *out = malloc(nchars + (end - start) + 1);
+    if (!out)
+        return NULL;
+    memset(out, ' ', nchars);
+    memcpy(out + nchars, text + start, end - start);
+    out[nchars + (end - start)] = '\0';
+    return out;
+}
+
+/* Keep what PREPARE's plan describes (false: out of memory). */
+static bool keep_result(Prepared *p, const Plan *planned, const char *path)
+{
+    p->ncols = planned->ncols;
+    p->col_types = calloc((size_t)p->ncols + 1, sizeof(SqlType));
+    p->col_names = calloc((size_t)p->ncols + 1, sizeof(char *));
+    p->search_path = strdup(path);
+    if (!p->col_types || !p->col_names || !p->search_path)
+        return false;
+    for (int i = 0; i < p->ncols; i++) {
+        p->col_types[i] = planned->cols[i].type;
+        if (!(p->col_names[i] = strdup(planned->cols[i].name ? planned->cols[i].name : "")))
+            return false;
+    }
+    return true;
+}
+
+/* PostgreSQL's equalTupleDescs on the result: names, types, typmods. */
+static bool same_result(const Prepared *p, const Plan *plan)
+{
+    if (plan->ncols != p->ncols)
+        return false;
+    for (int i = 0; i < p->ncols; i++)
+        if (plan->cols[i].type.oid != p->col_types[i].oid ||
+            plan->cols[i].type.typmod != p->col_types[i].typmod ||
+            strcmp(plan->cols[i].name ? plan->cols[i].name : "", p->col_names[i]) != 0)
+            return false;
+    return true;
+}
+
+/* After EXECUTE planned p's text again: when DDL or search_path moved
+ * since p was last known good (epoch read before planning), the columns
+ * must be PREPARE's (0A000 otherwise, and again at every later EXECUTE
+ * until they match once more). */
+static void check_replan(Binder *b, Prepared *p, const Plan *plan, uint64_t epoch)
+{
+    const char *path = current_path(b);
+    if (epoch == p->catalog_epoch && strcmp(path, p->search_path) == 0)
+        return;
+    if (!same_result(p, plan))
+        err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "cached plan must not change result type");
+    char *copy = strdup(path);
+    if (!copy)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    free(p->search_path);
+    p->search_path = copy;
+    p->catalog_epoch = epoch;
 }
 
 void plan_session_release(void **session_state)
@@ -99,6 +191,7 @@ Plan *plan__prepare(Binder *b, const RawStmt *raw, const PrepareStmt *s)
     while (end > (size_t)start && (text[end - 1] == ';' || text[end - 1] == ' ' || text[end - 1] == '\n'))
         end--;
     /* plan it now: errors surface at PREPARE, parameter types get inferred */
+    uint64_t epoch = store_catalog_epoch();   /* before: DDL meanwhile is checked */
     PlanContext ctx = *b->ctx;
     ctx.param_types = oids;
     ctx.nparams = n;
@@ -113,10 +206,11 @@ Plan *plan__prepare(Binder *b, const RawStmt *raw, const PrepareStmt *s)
     if (!p)
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     p->name = strdup(s->name);
-    p->sql = strndup(text + start, end - (size_t)start);
+    p->sql = blank_prefix(text, (size_t)start, end);
     p->nparams = planned->nparams;
     p->types = calloc((size_t)planned->nparams + 1, sizeof(SqlType));
-    if (!p->name || !p->sql || !p->types) {
+    p->catalog_epoch = epoch;
+    if (!p->name || !p->sql || !p->types || !keep_result(p, planned, current_path(b))) {
         prepared_free(p);
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     }
@@ -165,7 +259,10 @@ Plan *plan__execute(Binder *b, const ExecuteStmt *s)
     eb.nparam_subst = n;
     if (b->nparams > 0)
         err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "parameters in EXECUTE arguments are not supported");
-    return plan__plan_raw(&eb, list_nth(stmts, 0));
+    uint64_t epoch = store_catalog_epoch();   /* before planning, as PREPARE */
+    Plan *plan = plan__plan_raw(&eb, list_nth(stmts, 0));
+    check_replan(b, p, plan, epoch);
+    return plan;
 }
 
 Plan *plan__deallocate(Binder *b, const DeallocateStmt *s)

@@ -720,6 +720,7 @@ static uint64_t copy_from_run(ProtoConn *c, const CopyStmt *cs, const ExecCopyOp
         for (int i = 0; i < n; i++)
             types[i] = store_table_column(t, cols[i])->type;
         st->bin = proto_copy_binary_in_begin(st->ci, n, types, a);
+        proto_copy_binary_in_names(st->bin, store_table_name(t), names);   /* its error context */
     }
     if (st->file)
         copy_in_file(st->file, st->ci, cs->filename, st->bin);
@@ -739,6 +740,7 @@ static uint64_t copy_from(ProtoConn *c, const CopyStmt *cs, const ExecCopyOpts *
     } else {
         char ctx[512];
         exec_copy_in_context(st->ci, ctx, sizeof ctx);
+        proto_copy_binary_in_context(st->bin, ctx, sizeof ctx);   /* binary: PostgreSQL's own */
         proto_error_set_context(ctx);
         exec_copy_in_free(st->ci);
         proto_copy_binary_in_free(st->bin);

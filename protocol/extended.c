@@ -5,7 +5,10 @@
  * State per session (session.c):
  *   prepared statements — name → query text + plan, planned at Parse
  *     ("" is the unnamed statement, replaced by the next Parse) and again
- *     at a Bind after an ANALYZE committed (stmt_revalidate);
+ *     at a Bind (or a Describe of its rows) after an ANALYZE committed,
+ *     after DDL (any session's, committed or rolled back, or this
+ *     session's own, uncommitted) or when search_path changed
+ *     (stmt_revalidate);
  *   portals — name → bound parameter values + the executor's portal +
  *     result formats ("" is the unnamed portal, replaced by the next Bind);
  *     portals live until closed or until the transaction ends (dropped at
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/guc.h"
 #include "common/typio.h"
 #include "common/utf8.h"
 #include "executor/executor.h"
@@ -64,31 +68,57 @@ static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uin
     PlanContext pc = {.arena = st->arena, .query_text = st->query_text, .guc = c->session->guc,
                       .param_types = types, .nparams = ntypes,
                       .session_state = &c->session->plan_state};
-    st->stats_epoch = store_stats_epoch();   /* before: an ANALYZE meanwhile re-plans */
+    /* before planning: DDL or an ANALYZE meanwhile re-plans */
+    st->stats_epoch = store_stats_epoch();
+    st->catalog_epoch = store_catalog_epoch();
+    const char *path = guc_search_path(c->session->guc);
+    st->search_path = mem_strdup(st->arena, path ? path : "");
     st->plan = plan_statement(&pc, list_nth(stmts, 0));
 }
 
-/* Whether st's plan is one stmt_revalidate makes again when statistics
- * changed: queries, INSERT/UPDATE/DELETE and EXPLAIN (whose text is made
- * at plan time). Other utility statements plan nothing that statistics
- * steer, and some (PREPARE) act when planned. */
+/* Whether st's plan is one stmt_revalidate makes again: queries,
+ * INSERT/UPDATE/DELETE, EXPLAIN (whose text is made at plan time) and the
+ * utility statements whose plan holds the tables it names (TRUNCATE,
+ * VACUUM / ANALYZE, ALTER TABLE: PostgreSQL looks their names up when
+ * they run). Other utility statements resolve nothing at plan time, and
+ * some (PREPARE) act when planned. */
 static bool stmt_replannable(const ProtoStmt *st)
 {
     const Plan *p = st->plan;
     if (!p || st->cursor_raw)
         return false;
-    return p->kind != PLAN_STMT_UTILITY || (p->utility && p->utility->kind == UTIL_EXPLAIN);
+    if (p->kind != PLAN_STMT_UTILITY)
+        return true;
+    UtilityKind k = p->utility ? p->utility->kind : UTIL_NONE;
+    return k == UTIL_EXPLAIN || k == UTIL_TRUNCATE || k == UTIL_ALTER_TABLE ||
+           (k == UTIL_MAINTENANCE && p->utility->ddl3_tables);
+}
+
+/* Whether st was planned before a committed ANALYZE, before DDL of any
+ * session (store_catalog_epoch also moves at the DDL of this session's
+ * own transaction, and at its rollback), or under another search_path:
+ * what invalidates a PostgreSQL plan cache entry, less finely (any table's
+ * change counts, not only the plan's own: a re-plan then makes the same
+ * plan again). */
+static bool stmt_stale(const ProtoStmt *st, const ProtoSession *s)
+{
+    if (st->stats_epoch != store_stats_epoch() || st->catalog_epoch != store_catalog_epoch())
+        return true;
+    const char *path = guc_search_path(s->guc);
+    return strcmp(st->search_path ? st->search_path : "", path ? path : "") != 0;
 }
 
 /* PostgreSQL's "cached plan must not change result type": a re-plan that
- * would describe other columns than the statement did. */
+ * would describe other columns than the statement did (equalTupleDescs:
+ * names, types, typmods; not the tables they come from). */
 static bool same_result(const Plan *a, const Plan *b)
 {
     if (a->ncols != b->ncols || a->nparams != b->nparams)
         return false;
     for (int i = 0; i < a->ncols; i++)
         if (a->cols[i].type.oid != b->cols[i].type.oid ||
-            a->cols[i].type.typmod != b->cols[i].type.typmod)
+            a->cols[i].type.typmod != b->cols[i].type.typmod ||
+            strcmp(a->cols[i].name ? a->cols[i].name : "", b->cols[i].name ? b->cols[i].name : "") != 0)
             return false;
     return true;
 }
@@ -124,15 +154,20 @@ static ProtoStmt *stmt_replan(ProtoConn *c, const ProtoStmt *st)
     return nst;
 }
 
-/* PostgreSQL re-plans a cached statement after an ANALYZE (the relcache
- * invalidation reaches its plan cache); Strata re-plans every statement
- * planned before the last committed ANALYZE of any table (store_stats_epoch)
- * at its next Bind. The new statement takes st's place in the session;
- * portals bound from st keep st (refcount) until they close. Returns the
- * statement to bind. */
+/* PostgreSQL re-plans a cached statement after an ANALYZE or DDL (the
+ * relcache invalidation reaches its plan cache) or when search_path
+ * changed; Strata re-plans every statement that is stale so (stmt_stale)
+ * at its next Bind, or Describe of its rows. The re-plan's errors are the
+ * client's (42P01 for a dropped table, with the position in the statement's
+ * text, 0A000 when the columns would change); the statement stays as it
+ * was then, and is tried again next time. A new statement takes st's
+ * place in the session; portals bound from st keep st (refcount) until
+ * they close. In a failed transaction nothing is re-planned: Bind answers
+ * 25P02 first, as PostgreSQL's. Returns the statement to use. */
 static ProtoStmt *stmt_revalidate(ProtoConn *c, ProtoStmt *st)
 {
-    if (st->stats_epoch == store_stats_epoch() || !stmt_replannable(st))
+    if (!stmt_replannable(st) || !stmt_stale(st, c->session) ||
+        exec_session_txn_status(c->session->exec) == EXEC_TXN_FAILED)
         return st;
     ProtoStmt *nst = stmt_replan(c, st);
     proto_stmt_drop(c->session, st->name);
@@ -386,6 +421,7 @@ void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
     copy_str(p->name, sizeof p->name, portal_name);
     p->arena = mem_arena_create("portal");
     p->stmt = st;
+    p->bound_failed = exec_session_txn_status(s->exec) == EXEC_TXN_FAILED;
     st->refcount++;
     proto_portal_add(s, p);   /* owned by the session from here: freed on any error path */
     ErrJmp jmp;
@@ -400,6 +436,16 @@ void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
 }
 
 /* ---------- Describe ---------- */
+
+/* PostgreSQL refuses to describe rows in a failed transaction (that
+ * needs the catalog), before anything is sent; parameters and NoData
+ * still are. */
+static void describe_check_txn(ProtoSession *s, const Plan *rows)
+{
+    if (rows && rows->ncols > 0 && exec_session_txn_status(s->exec) == EXEC_TXN_FAILED)
+        err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+}
 
 static void describe_rows(ProtoConn *c, const Plan *plan, const int16_t *formats)
 {
@@ -420,27 +466,65 @@ void proto_ext_describe(ProtoConn *c, ProtoMsg *m)
         if (!st)
             err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", name);
         const Plan *params_plan = st->cursor_raw ? st->cursor_query : st->plan;
+        describe_check_txn(s, st->cursor_raw ? proto_cursor_result_plan(s, st->cursor_raw) : st->plan);
         size_t start = proto_msg_begin(&c->out, 't');
         int n = params_plan ? params_plan->nparams : 0;
         strbuf_append_be16(&c->out, (uint16_t)n);
         for (int i = 0; i < n; i++)
             strbuf_append_be32(&c->out, params_plan->param_types[i].oid);
         proto_msg_finish(&c->out, start);
+        /* PostgreSQL revalidates a statement that returns rows before
+         * describing them (CachedPlanGetTargetList): its error follows the
+         * ParameterDescription. */
+        if (st->plan && st->plan->ncols > 0)
+            st = stmt_revalidate(c, st);
         describe_rows(c, st->cursor_raw ? proto_cursor_result_plan(s, st->cursor_raw) : st->plan, NULL);
     } else if (kind == 'P') {
         ProtoPortal *p = proto_portal_find(s, name);
         if (!p)
             err_raise(ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
         /* a FETCH portal describes its cursor's rows in the FETCH's formats */
-        describe_rows(c, !p->cursor_raw ? p->plan
-                         : p->cursor_ncols ? proto_cursor_result_plan(s, p->cursor_raw) : NULL,
-                      p->result_formats);
+        const Plan *rows = !p->cursor_raw ? p->plan
+                           : p->cursor_ncols ? proto_cursor_result_plan(s, p->cursor_raw) : NULL;
+        describe_check_txn(s, rows);
+        describe_rows(c, rows, p->result_formats);
     } else {
         err_raise(ERRCODE_PROTOCOL_VIOLATION, "invalid DESCRIBE message subtype %d", kind);
     }
 }
 
 /* ---------- Execute ---------- */
+
+/* COMMIT, ROLLBACK, ROLLBACK TO: what a failed transaction still runs. */
+static bool ends_txn(const Plan *plan)
+{
+    const UtilityStmt *u = plan->kind == PLAN_STMT_UTILITY ? plan->utility : NULL;
+    return u && (u->kind == UTIL_COMMIT || u->kind == UTIL_ROLLBACK ||
+                 (u->kind == UTIL_SAVEPOINT && u->ddl3_op == 'b'));
+}
+
+/* A portal bound before an error in its block, or before DDL of its own
+ * session, runs no more as it was planned. In a failed transaction
+ * PostgreSQL's Execute answers 25P02 but for a COMMIT / ROLLBACK bound
+ * after the failure (the abort released the plans of the portals made
+ * before it, even a COMMIT's); an INSERT whose table gained columns since
+ * Bind fails its executor's check of the plan's row (ExecCheckPlanOutput)
+ * instead of appending rows of the old width. */
+static void portal_check_runnable(ProtoSession *s, const ProtoPortal *p)
+{
+    if (exec_session_txn_status(s->exec) == EXEC_TXN_FAILED &&
+        (p->cursor || (p->plan && !(p->bound_failed && ends_txn(p->plan)))))
+        err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+    const PlanNode *root = p->plan && !p->done && p->plan->kind == PLAN_STMT_INSERT ? p->plan->root : NULL;
+    if (root && root->kind == PLAN_INSERT && root->target && root->left &&
+        root->left->ncols < store_table_ncols(root->target)) {
+        ErrorData *e = err_begin(ERRCODE_DATATYPE_MISMATCH);
+        err_message(e, "table row type and query-specified row type do not match");
+        err_detail(e, "Query has too few columns.");
+        err_throw();
+    }
+}
 
 void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
 {
@@ -451,6 +535,7 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
     ProtoPortal *p = proto_portal_find(s, name);
     if (!p)
         err_raise(ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
+    portal_check_runnable(s, p);
     if (p->cursor_raw) {   /* DECLARE / FETCH / MOVE / CLOSE (cursor.c) */
         proto_cursor_execute(c, p, max_rows);
         return;

@@ -252,6 +252,8 @@ typedef struct ProtoStmt {
     const struct RawStmt *cursor_raw;
     const Plan *cursor_query;        /* DECLARE: its query's plan (parameter types) */
     uint64_t stats_epoch;            /* store_stats_epoch() when planned (extended.c re-plans) */
+    uint64_t catalog_epoch;          /* store_catalog_epoch() when planned (extended.c re-plans) */
+    const char *search_path;         /* search_path it was planned with (in arena) */
 } ProtoStmt;
 
 /* A portal: bound parameters and the executor's portal, in its own arena. */
@@ -270,6 +272,7 @@ typedef struct ProtoPortal {
     const Value *cursor_params;      /* its bound parameters (DECLARE) */
     struct CursorRest *cursor_rest;  /* a FETCH's DataRows beyond an Execute's row limit */
     int cursor_ncols;                /* columns result_formats was made for (FETCH) */
+    bool bound_failed;               /* bound in a failed transaction (its COMMIT/ROLLBACK may run) */
 } ProtoPortal;
 
 struct ProtoSession {
@@ -399,6 +402,12 @@ ProtoCopyBinIn *proto_copy_binary_in_begin(ExecCopyIn *ci, int ncols, const SqlT
 void proto_copy_binary_in_data(ProtoCopyBinIn *in, const char *data, size_t len);
 void proto_copy_binary_in_end(ProtoCopyBinIn *in);
 void proto_copy_binary_in_free(ProtoCopyBinIn *in);
+/* Names for the error context (the table's and the COPY's columns'; kept,
+ * not copied). Then, in the COPY's error handler, turn buf — the text
+ * reader's context (exec_copy_in_context) — into PostgreSQL's binary-COPY
+ * context: "COPY t, line N, column c" / "COPY t, line N", never the data. */
+void proto_copy_binary_in_names(ProtoCopyBinIn *in, const char *relname, const char *const *colnames);
+void proto_copy_binary_in_context(const ProtoCopyBinIn *in, char *buf, size_t size);
 /* SQL cursors of a simple Query (cursor.c): runs DECLARE / FETCH / CLOSE
  * (RowDescription and DataRows for FETCH) and fills the command tag;
  * false when raw is none of them. */

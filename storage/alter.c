@@ -113,10 +113,12 @@ void store_table_add_pkey(StoreTable *t, StoreTxn *x, int npkey, const int *pkey
             buf[2 + k] = (uint32_t)pkey[k];
         store__wal_add(x, WAL_ADD_PKEY, buf, sizeof(uint32_t) * (size_t)(2 + npkey));
     }
+    store__catalog_epoch_bump();   /* plans of t re-plan (store_catalog_epoch) */
 }
 
 void store__undo_add_pkey(StoreTable *t)
 {
+    store__catalog_epoch_bump();
     if (t->data_freed)
         return;
     pthread_rwlock_wrlock(&t->pk_lock);
@@ -133,6 +135,7 @@ void store__commit_add_pkey(StoreTable *t)
 {
     free(t->pk_prev_not_null);
     t->pk_prev_not_null = NULL;
+    store__catalog_epoch_bump();
 }
 
 /* ---- ADD COLUMN ---- */
@@ -249,10 +252,12 @@ void store_table_add_column(StoreTable *t, StoreTxn *x, const StoreColumnDef *co
     __atomic_store_n(&t->ncols, c + 1, __ATOMIC_RELEASE);
     store__undo_push(x, (StoreUndo){.kind = UNDO_ADD_COLUMN, .table = t, .from = (uint64_t)c});
     store__wal_add_column(x, t, c, fill);
+    store__catalog_epoch_bump();
 }
 
 void store__undo_add_column(StoreTable *t, int old_ncols)
 {
+    store__catalog_epoch_bump();
     if (t->data_freed)
         return;
     int c = old_ncols;
@@ -274,4 +279,5 @@ void store__commit_add_column(StoreTable *t)
 {
     t->ncols_committed = t->ncols;
     t->alter_txn = NULL;
+    store__catalog_epoch_bump();
 }

@@ -358,6 +358,7 @@ StoreTable *store__relation_create_oid(uint32_t dboid, uint32_t oid, const char 
     relation_insert(t, x);
     store__undo_push(x, (StoreUndo){.kind = UNDO_CREATE_TABLE, .table = t});
     store__wal_create_table(x, t, t->ncols);
+    store__catalog_epoch_bump();   /* plans of the name re-plan (store_catalog_epoch) */
     return t;
 }
 
@@ -447,17 +448,20 @@ void store__table_commit_create(StoreTable *t)
     pthread_rwlock_wrlock(&store_g.catalog_lock);
     t->create_txn = NULL;
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    store__catalog_epoch_bump();
 }
 
 void store__table_commit_drop(StoreTable *t)
 {
     cat_remove(t);
+    store__catalog_epoch_bump();
     store__table_release_dropped(t);
 }
 
 void store__table_undo_create(StoreTable *t)
 {
     cat_remove(t);
+    store__catalog_epoch_bump();
     store__table_release_dropped(t);
 }
 
@@ -466,6 +470,7 @@ void store__table_undo_drop(StoreTable *t)
     pthread_rwlock_wrlock(&store_g.catalog_lock);
     __atomic_store_n(&t->drop_txn, NULL, __ATOMIC_RELAXED);
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    store__catalog_epoch_bump();
 }
 
 /* DROP of t by transaction x (write lock and waits in txn.c). */
@@ -479,6 +484,7 @@ void store__table_drop_txn(StoreTable *t, StoreTxn *x)
     pthread_rwlock_unlock(&store_g.catalog_lock);
     store__undo_push(x, (StoreUndo){.kind = UNDO_DROP_TABLE, .table = t});
     store__wal_drop_table(x, t);
+    store__catalog_epoch_bump();
 }
 
 void store_table_drop(const char *schema, const char *name)

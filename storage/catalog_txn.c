@@ -17,7 +17,10 @@
  * every written commit to be published, never misses one.
  *
  * Committed statistics also bump a counter (store_stats_epoch) by which
- * cached plans notice that the planner might now choose differently.
+ * cached plans notice that the planner might now choose differently; the
+ * catalog epoch (store_catalog_epoch) is the same for DDL: bumped here for
+ * sequences, and by catalog.c, alter.c and database.c for tables, views,
+ * columns, keys and schemas, at the change and at its transaction's end.
  *
  * The modules decide visibility themselves: an object changed by a running
  * transaction carries that transaction (create_txn / drop_txn / alter_txn)
@@ -41,22 +44,36 @@ void store__cat_reserve(StoreTxn *x)
     x->cap_cat_undo = cap;
 }
 
-void store__cat_push(StoreTxn *x, StoreCatKind kind, void *obj, void *saved, uint64_t pos)
-{
-    ERR_ASSERT(x->ncat_undo < x->cap_cat_undo);
-    x->cat_undo[x->ncat_undo++] = (StoreCatUndo){kind, pos, obj, saved};
-}
-
 /* Bumped after committed statistics are installed (store_stats_epoch). */
 static _Atomic uint64_t stats_epoch = 1;
 
 uint64_t store_stats_epoch(void) { return atomic_load(&stats_epoch); }
 
+/* Bumped after every catalog change a plan may depend on, and again when
+ * its transaction ends (store_catalog_epoch). Sequential consistency: a
+ * reader that sees the new value also sees the change made before it. */
+static _Atomic uint64_t catalog_epoch = 1;
+
+uint64_t store_catalog_epoch(void) { return atomic_load(&catalog_epoch); }
+
+void store__catalog_epoch_bump(void) { atomic_fetch_add(&catalog_epoch, 1); }
+
+void store__cat_push(StoreTxn *x, StoreCatKind kind, void *obj, void *saved, uint64_t pos)
+{
+    ERR_ASSERT(x->ncat_undo < x->cap_cat_undo);
+    x->cat_undo[x->ncat_undo++] = (StoreCatUndo){kind, pos, obj, saved};
+    if (kind == CAT_SEQ)   /* CREATE / ALTER / DROP SEQUENCE, seen by x from now on */
+        store__catalog_epoch_bump();
+}
+
 static void entry_end(StoreCatUndo *u, StoreTxn *x, bool commit)
 {
     switch (u->kind) {
     case CAT_ROLE: store__role_cat_end(u->obj, u->saved, x, commit); break;
-    case CAT_SEQ: store__seq_cat_end(u->obj, u->saved, x, commit); break;
+    case CAT_SEQ:
+        store__seq_cat_end(u->obj, u->saved, x, commit);
+        store__catalog_epoch_bump();   /* committed for all, or undone for x */
+        break;
     case CAT_STATS:
         store__stats_cat_end(u->obj, u->saved, x, commit);
         if (commit)   /* after the install: a plan made at the new value sees them */

@@ -386,6 +386,7 @@ void store__schema_create_db(uint32_t dboid, const char *name, const char *owner
         err_raise(ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", name);
     store__undo_push(x, (StoreUndo){.kind = UNDO_CREATE_SCHEMA, .from = (uint64_t)idx});
     schema_payload(x, WAL_CREATE_SCHEMA, dboid, name, owner);
+    store__catalog_epoch_bump();
 }
 
 void store__schema_drop_db(uint32_t dboid, const char *name, StoreTxn *x)
@@ -401,6 +402,7 @@ void store__schema_drop_db(uint32_t dboid, const char *name, StoreTxn *x)
         err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", name);
     store__undo_push(x, (StoreUndo){.kind = UNDO_DROP_SCHEMA, .from = (uint64_t)idx});
     schema_payload(x, WAL_DROP_SCHEMA, dboid, name, NULL);
+    store__catalog_epoch_bump();
 }
 
 void store__schema_commit(int idx, bool dropped)
@@ -411,6 +413,7 @@ void store__schema_commit(int idx, bool dropped)
     else
         schemas[idx].create_txn = NULL;
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    store__catalog_epoch_bump();   /* plans resolving names through it re-plan */
 }
 
 void store__schema_undo(int idx, bool was_drop)
@@ -421,6 +424,7 @@ void store__schema_undo(int idx, bool was_drop)
     else
         schemas[idx].dead = true;
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    store__catalog_epoch_bump();
 }
 
 /* Run fn inside the caller's transaction, or one of its own. */

@@ -295,58 +295,11 @@ static void apply_catalog(Cursor *c, uint8_t type, StoreTxn *x)
         store__schema_drop_db(oid, name, x);
 }
 
-/* Append table rows [first, end) from run r (its row 0 is table row
- * first) one run group at a time; the non-key fixed-width arrays of each
- * group are freed right after it is loaded (cold.c). */
-static void load_run_rows(StoreTable *t, StoreTxn *x, MemArena *a, MemArena *ga, RunReader *r,
-                          const char *path, uint64_t first, uint64_t end)
-{
-    int nc = t->ncols;
-    if (run_schema(r)->ncols != nc + 1)
-        err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" does not match table \"%s\"", path,
-                  t->name);
-    Batch *b = MEM_NEW(a, Batch);
-    b->ncols = nc;
-    b->cols = MEM_NEW_ARRAY(a, Vector, nc ? nc : 1);
-    for (int col = 0; col < nc; col++)
-        vec_init(&b->cols[col], t->cols[col].type, a);
-    for (uint32_t g = 0; g < run_group_count(r) && atomic_load(&t->nrows) < end; g++) {
-        RunChunk *ch = mem_alloc(ga, sizeof(RunChunk) * (size_t)(nc + 3));
-        for (int col = 0; col < nc + 3; col++)
-            run_chunk_read(r, g, col, ga, &ch[col]);  /* + row number, version, deleted */
-        const int64_t *rowno = ch[nc].values;
-        const bool *del = ch[nc + 2].values;
-        for (uint32_t off = 0; off < ch[0].count; off += VEC_CAPACITY) {
-            uint64_t base = atomic_load(&t->nrows);
-            if (base >= end)
-                break;
-            uint32_t n = ch[0].count - off < VEC_CAPACITY ? ch[0].count - off : VEC_CAPACITY;
-            if (n > end - base)
-                n = (uint32_t)(end - base);
-            if ((uint64_t)rowno[off] != base)
-                err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\": row %lld out of order",
-                          path, (long long)rowno[off]);
-            for (int col = 0; col < nc; col++)
-                run_chunk_to_vector(&ch[col], off, n, &b->cols[col]);
-            b->count = n;
-            store__append_locked(t, x, b);
-            for (uint32_t i = 0; i < n; i++)
-                if (del[off + i])
-                    store__replay_delete(t, x, base + i, 0);
-        }
-        mem_arena_reset(ga);
-        store__run_freeze_now(t, first, atomic_load(&t->nrows), nc);
-    }
-    if (atomic_load(&t->nrows) != end)
-        err_raise(ERRCODE_DATA_CORRUPTED, "run file \"%s\" holds %llu rows, expected %llu", path,
-                  (unsigned long long)(atomic_load(&t->nrows) - first),
-                  (unsigned long long)(end - first));
-}
-
 /* Table rows [first, end) from checkpoint/<gen>.<oid>.run: the run becomes
- * one of the table's (cold.c); stamps (xmin = version, deletions), validity,
- * zone maps and keys stay loaded, other columns (strings too) are freed as
- * each run group is loaded and are read from the run. */
+ * one of the table's (cold.c); stamps (xmin = the checkpoint's commit,
+ * deletions), validity, zone maps and keys are built in memory, the other
+ * columns are read from the run (recovery_load.c); the pk index waits for
+ * its first use (pkindex.c). */
 static void table_run_load(Cursor *c, StoreTxn *x, MemArena *a, StoreTable *t, uint64_t gen,
                            uint64_t first, uint64_t end)
 {
@@ -357,17 +310,8 @@ static void table_run_load(Cursor *c, StoreTxn *x, MemArena *a, StoreTable *t, u
     if (atomic_load(&t->nrows) != first || end < first)
         bad_record(c);
     store__run_attach(t, path, gen, first, end);
-    RunReader *r = t->run_cur->spans[t->run_cur->nspans - 1].run->reader;
-    MemArena *ga = mem_arena_create("checkpoint run");
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        load_run_rows(t, x, a, ga, r, path, first, end);
-        err_pop(&jmp);
-    } else {
-        mem_arena_destroy(ga);
-        err_rethrow();
-    }
-    mem_arena_destroy(ga);
+    store__recovery_load_run(t, x, t->run_cur->spans[t->run_cur->nspans - 1].run, path, first,
+                             end, a);  /* recovery_load.c */
     store__run_trim();
 }
 
@@ -641,6 +585,20 @@ static void recover_existing(uint64_t gen, uint64_t *last_seq_out)
     *last_seq_out = last_seq;
 }
 
+/* Presize t's deferred pk index; *arg set on failure (out of memory: the
+ * catalog lock of store__table_visit is held, so nothing raises here). */
+static void pk_recovered(StoreTable *t, void *arg)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__pk_recovered(t);
+        err_pop(&jmp);
+    } else {
+        err_clear();
+        *(bool *)arg = true;
+    }
+}
+
 void store__recover(void)
 {
     mkdir_in("wal");
@@ -675,6 +633,10 @@ void store__recover(void)
         err_rethrow();
     }
     store_g.replaying = false;
+    bool pk_oom = false;
+    store__table_visit(pk_recovered, &pk_oom);  /* deferred pk indexes: presized, built on use */
+    if (pk_oom)
+        err_raise_fatal(ERRCODE_OUT_OF_MEMORY, "out of memory");
     store__txn_id_start();  /* control.c: a first block of ids past the replayed ones */
     store__bulk_cleanup();  /* bulk run files no committed record attached (bulk.c) */
     atomic_store(&store_g.visible_seq, last_seq);

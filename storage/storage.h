@@ -380,6 +380,15 @@ bool store_table_stats(StoreTable *t, int col, StoreColumnStats *out, uint64_t *
  * (protocol/extended.c re-plans a prepared statement then, as PostgreSQL's
  * plan cache after an ANALYZE). */
 uint64_t store_stats_epoch(void);
+/* A counter that grows whenever the catalog changes in a way a plan may
+ * depend on: a table, view, schema or sequence created or dropped, a
+ * column or primary key added — at the DDL itself (so the transaction
+ * that made it re-plans at once) and again when that transaction commits
+ * or rolls back (so every session does). A plan made when it was lower
+ * may name a relation that is gone or changed: protocol/extended.c and
+ * planner/plan_prepare.c re-plan then, as PostgreSQL's plan cache after
+ * the invalidation DDL sends. */
+uint64_t store_catalog_epoch(void);
 
 /* ---- sequences (storage/sequence.c; issue 4) ----
  * Relations of their own kind, per database, named in the same namespace as

@@ -129,6 +129,10 @@ typedef struct StorePkIndex {
     StorePkEntry *slots;
     uint64_t cap;  /* power of two */
     uint64_t count;
+    /* Deferred (pkindex.c, "Start-up time" in README.md): recovery left the
+     * index unbuilt; the first use after it builds it from the table's rows
+     * (slots may already be presized, count 0). Read with acquire. */
+    atomic_bool pending;
 } StorePkIndex;
 
 /* Statistics of the last ANALYZE (mvcc.c). */
@@ -466,6 +470,42 @@ size_t store__heap_release_frozen(StoreTable *t, int ncols, void ***ptrs, size_t
  * below from go; the rest are renumbered from `from` (rows - from). */
 void store__heap_cut(StoreHeap *h, StoreHeapBlock *keep, uint64_t from);
 
+/* Recovery (recovery_load.c): whole row groups served by the table's
+ * current run from the start. begin allocates ngroups groups for rows
+ * [nrows, nrows + ngroups * STORE_GROUP_ROWS) (nrows a multiple of it),
+ * with data arrays for the key columns only (may raise; nothing kept).
+ * column fills column c of every group from its decoded run chunk rc
+ * (rows from 0; NULL: a string column without NULLs, not decoded):
+ * validity, NULL count, zone map, key values; it never raises and may run
+ * on several threads at once for distinct columns (so may const, below). end (one thread, the
+ * chunks still alive) copies key strings into the heap, publishes the
+ * groups and the row count, leaves an UNDO_INSERT entry (xmin at commit)
+ * and defers the pk index; if it raises, nothing was published and abort
+ * frees the groups. */
+typedef struct StoreColdGroups {
+    uint64_t base;              /* first row */
+    uint32_t ngroups;
+    StoreRowGroup **groups;
+} StoreColdGroups;
+struct RunChunk;
+void store__cold_groups_begin(StoreTable *t, StoreColdGroups *cg, uint32_t ngroups);
+void store__cold_groups_column(StoreTable *t, StoreColdGroups *cg, int c,
+                               const struct RunChunk *rc);
+/* Column c (a non-key integer or boolean column) holds v in every row of
+ * the groups, no NULL: what column would fill, without decoding. */
+void store__cold_groups_const(StoreTable *t, StoreColdGroups *cg, int c, int64_t v);
+void store__cold_groups_end(StoreTable *t, StoreTxn *x, StoreColdGroups *cg);
+void store__cold_groups_abort(StoreTable *t, StoreColdGroups *cg);
+
+/* ---- recovery_load.c ---- */
+/* Recovery: append table rows [first, end) from run (attached as the
+ * table's last span; its row 0 is table row first) as x's rows: stamps,
+ * validity, zone maps and key columns in memory, the rest served from the
+ * run; deleted flags replayed; the pk index deferred. a: the caller's
+ * arena for small allocations. XX001 on a damaged or mismatching run. */
+void store__recovery_load_run(StoreTable *t, StoreTxn *x, const StoreRun *run, const char *path,
+                              uint64_t first, uint64_t end, MemArena *a);
+
 /* ---- pkindex.c ---- */
 /* Point row's key at row again unless the key is present (undo of a delete). */
 void store__pk_reinsert_row(StoreTable *t, uint64_t row);
@@ -490,6 +530,12 @@ uint64_t store__pk_hash_row(const StoreTable *t, uint64_t row);
 void store__pk_free(StorePkIndex *pk);
 /* Remove the keys of rows [from, to) (rows still readable). */
 void store__pk_remove_rows(StoreTable *t, uint64_t from, uint64_t to);
+/* Recovery: the table's index is left to be built on first use (a write,
+ * a point lookup); every index change while replaying defers it too. */
+void store__pk_defer(StoreTable *t);
+/* End of recovery, single-threaded: presize a deferred index for the
+ * table's rows, so its capacity does not change when it is built. */
+void store__pk_recovered(StoreTable *t);
 
 /* ---- txn.c ---- */
 /* Take t's write lock for txn (waits; raises 40P01 on deadlock, 42P01 when
@@ -894,6 +940,8 @@ void store__cat_commit(StoreTxn *x);
 /* Inside store__cat_commit's hooks: the commit sequence of the transaction
  * being committed (0 during recovery, seen by every snapshot). */
 uint64_t store__cat_commit_seq(void);
+/* Grow store_catalog_epoch (catalog_txn.c): call after the change is visible. */
+void store__catalog_epoch_bump(void);
 /* txn end: entries still there are undone (rollback) or finished (a commit
  * that wrote no WAL: the store is not open). */
 void store__cat_end(StoreTxn *x, bool commit);

@@ -25,6 +25,11 @@
  * mutex, so raising is safe: the transaction's rollback undoes the rest.
  * Each append leaves an undo entry (rows, heap mark) and a WAL record in its
  * transaction (mvcc.c, wal.c); rows get their xmin stamp at commit.
+ *
+ * Recovery adds whole row groups of a checkpoint run another way
+ * (store__cold_groups_*, for recovery_load.c): allocated with the key
+ * columns' arrays only, filled column by column from decoded run chunks
+ * (possibly by two threads), then published at once.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -36,6 +41,7 @@
 #include "common/error.h"
 #include "common/strbuf.h"
 #include "common/typio.h"
+#include "storage/runs/run.h"
 
 /* ---- creation and destruction ---- */
 
@@ -333,7 +339,7 @@ void store__heap_cut(StoreHeap *h, StoreHeapBlock *keep, uint64_t from)
  * each column's data array in its own (a checkpoint frees the arrays of
  * cold columns, cold.c), next to the column's previous ones (chunk_slab.c),
  * so ncols_inline is 0. */
-static StoreRowGroup *group_alloc(StoreTable *t)
+static StoreRowGroup *group_alloc(StoreTable *t, bool keys_only)
 {
     size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
     header = (header + 63) & ~(size_t)63;
@@ -346,6 +352,8 @@ static StoreRowGroup *group_alloc(StoreTable *t)
     g->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
     g->ncols_inline = 0;
     for (int c = 0; c < t->ncols; c++) {
+        if (keys_only && !store__col_is_key(t, c))
+            continue;  /* cold from the start (store__cold_groups_begin) */
         g->chunks[c].data = store__chunk_alloc(t, c);
         if (!g->chunks[c].data) {
             for (int k = 0; k < c; k++)
@@ -382,7 +390,7 @@ static void groups_reserve(StoreTable *t, uint64_t rows)
             seg = store__calloc(STORE_DIR_SEG, sizeof *seg);
             __atomic_store_n(&t->dir[g / STORE_DIR_SEG], seg, __ATOMIC_RELEASE);
         }
-        StoreRowGroup *grp = group_alloc(t);
+        StoreRowGroup *grp = group_alloc(t, false);
         __atomic_store_n(&seg[g % STORE_DIR_SEG], grp, __ATOMIC_RELEASE);
         t->ngroups = g + 1;
     }
@@ -543,7 +551,7 @@ static double double_of_bits(uint64_t u)
 /* Widen ch's zone map with the non-NULL values of rows [off, off+n). */
 #define ZONE_SCAN_INT(T)                                                        \
     do {                                                                        \
-        const T *d = (const T *)ch->data;                                       \
+        const T *d = (const T *)data;                                           \
         if (all_valid && n > 0) {  /* plain loop: vectorizes */                 \
             T mn = d[off], mx = d[off];                                         \
             for (uint32_t i = off + 1; i < off + n; i++) {                      \
@@ -565,7 +573,7 @@ static double double_of_bits(uint64_t u)
     } while (0)
 #define ZONE_SCAN_FLOAT(T)                                                      \
     do {                                                                        \
-        const T *d = (const T *)ch->data;                                       \
+        const T *d = (const T *)data;                                           \
         for (uint32_t i = off; i < off + n; i++) {                              \
             if (!chunk_valid(ch, i)) continue;                                  \
             double x = (double)d[i];                                            \
@@ -576,7 +584,10 @@ static double double_of_bits(uint64_t u)
         }                                                                       \
     } while (0)
 
-static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n, bool all_valid)
+/* data: the values, indexed like the chunk (ch->data, or a decoded run
+ * chunk's for a cold group); validity is ch's. */
+static void zone_widen_from(StoreChunk *ch, const void *data, PhysType phys, uint32_t off,
+                            uint32_t n, bool all_valid)
 {
     StoreZone *z = &ch->zone;
     bool had = atomic_load_explicit(&z->has_value, memory_order_relaxed);
@@ -616,6 +627,11 @@ static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n, 
         atomic_store_explicit(&z->max_bits, (uint64_t)hi, memory_order_relaxed);
         atomic_store_explicit(&z->has_value, true, memory_order_relaxed);
     }
+}
+
+static void zone_widen(StoreChunk *ch, PhysType phys, uint32_t off, uint32_t n, bool all_valid)
+{
+    zone_widen_from(ch, ch->data, phys, off, n, all_valid);
 }
 
 static void copy_strings(StoreTable *t, StoreChunk *ch, bool key, uint32_t off, const Vector *v,
@@ -803,6 +819,161 @@ void store__append_locked(StoreTable *t, StoreTxn *x, const Batch *b)
 {
     uint64_t base = store__append_nowal(t, x, b);
     store__wal_insert(x, t, base, b, t->ncols);
+}
+
+/* ---- recovery: whole groups straight from a run ---- */
+
+/* Column c of a new cold group from rows [off, off + STORE_GROUP_ROWS) of
+ * the decoded run chunk rc (NULL: a string column without NULLs, not
+ * decoded): validity, NULL count, zone map, and for a key column its
+ * values (a key string still points into rc: store__cold_groups_end copies
+ * it into the heap). Plain stores: the group is not published yet. */
+static void cold_column(StoreTable *t, StoreChunk *sc, int c, const RunChunk *rc, uint32_t off)
+{
+    uint32_t nulls = 0;
+    if (rc && rc->validity) {
+        for (uint32_t w = 0; w < VEC_VALIDITY_WORDS; w++) {
+            sc->validity[w] = rc->validity[off / 64 + w];
+            nulls += 64 - (uint32_t)__builtin_popcountll(sc->validity[w]);
+        }
+    } else {
+        memset(sc->validity, 0xff, sizeof sc->validity);
+    }
+    atomic_store_explicit(&sc->zone.null_count, nulls, memory_order_relaxed);
+    if (!rc)
+        return;
+    const char *src = (const char *)rc->values + (size_t)off * t->width[c];
+    if (sc->data)
+        memcpy(sc->data, src, t->width[c] * STORE_GROUP_ROWS);
+    if (t->phys[c] != PHYS_STR)
+        zone_widen_from(sc, src, t->phys[c], 0, STORE_GROUP_ROWS, nulls == 0);
+}
+
+static void cold_groups_free(StoreTable *t, StoreColdGroups *cg)
+{
+    for (uint32_t i = 0; cg->groups && i < cg->ngroups; i++) {
+        if (!cg->groups[i])
+            continue;
+        for (int c = 0; c < t->ncols; c++)
+            store__chunk_free(cg->groups[i]->chunks[c].data);
+        free(cg->groups[i]);
+    }
+    free(cg->groups);
+    cg->groups = NULL;
+    cg->ngroups = 0;
+}
+
+void store__cold_groups_begin(StoreTable *t, StoreColdGroups *cg, uint32_t ngroups)
+{
+    cg->base = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+    ERR_ASSERT(store_g.replaying && cg->base % STORE_GROUP_ROWS == 0 &&
+               t->ngroups == cg->base / STORE_GROUP_ROWS);
+    cg->ngroups = ngroups;
+    cg->groups = store__calloc(ngroups ? ngroups : 1, sizeof *cg->groups);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (uint32_t i = 0; i < ngroups; i++)
+            cg->groups[i] = group_alloc(t, true);
+        err_pop(&jmp);
+    } else {
+        cold_groups_free(t, cg);
+        err_rethrow();
+    }
+}
+
+void store__cold_groups_column(StoreTable *t, StoreColdGroups *cg, int c,
+                               const struct RunChunk *rc)
+{
+    for (uint32_t i = 0; i < cg->ngroups; i++)
+        cold_column(t, &cg->groups[i]->chunks[c], c, rc, i * STORE_GROUP_ROWS);
+}
+
+void store__cold_groups_const(StoreTable *t, StoreColdGroups *cg, int c, int64_t v)
+{
+    (void)t;
+    for (uint32_t i = 0; i < cg->ngroups; i++) {
+        StoreChunk *sc = &cg->groups[i]->chunks[c];
+        memset(sc->validity, 0xff, sizeof sc->validity);
+        atomic_store_explicit(&sc->zone.null_count, 0, memory_order_relaxed);
+        /* What zone_widen stores for integers: the value widened to int64. */
+        atomic_store_explicit(&sc->zone.min_bits, (uint64_t)v, memory_order_relaxed);
+        atomic_store_explicit(&sc->zone.max_bits, (uint64_t)v, memory_order_relaxed);
+        atomic_store_explicit(&sc->zone.has_value, true, memory_order_relaxed);
+    }
+}
+
+void store__cold_groups_abort(StoreTable *t, StoreColdGroups *cg)
+{
+    cold_groups_free(t, cg);
+}
+
+/* Key strings of the groups, still pointing into decoded run chunks, into
+ * the heap's key chain (reserved, one block). */
+static size_t cold_key_bytes(const StoreTable *t, const StoreColdGroups *cg)
+{
+    size_t bytes = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->phys[c] != PHYS_STR || !store__col_is_key(t, c))
+            continue;
+        for (uint32_t i = 0; i < cg->ngroups; i++) {
+            const StrRef *s = cg->groups[i]->chunks[c].data;
+            for (uint32_t r = 0; r < STORE_GROUP_ROWS; r++)
+                bytes += s[r].len;
+        }
+    }
+    return bytes;
+}
+
+static void cold_key_copy(StoreTable *t, StoreColdGroups *cg)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->phys[c] != PHYS_STR || !store__col_is_key(t, c))
+            continue;
+        for (uint32_t i = 0; i < cg->ngroups; i++) {
+            StrRef *s = cg->groups[i]->chunks[c].data;
+            for (uint32_t r = 0; r < STORE_GROUP_ROWS; r++) {
+                char *p = heap_take(t->heap.head, s[r].len);
+                if (s[r].len)
+                    memcpy(p, s[r].ptr, s[r].len);
+                s[r].ptr = p;
+            }
+        }
+    }
+}
+
+/* Everything of store__cold_groups_end that may raise. */
+static void cold_groups_reserve(StoreTable *t, StoreTxn *x, StoreColdGroups *cg)
+{
+    size_t key_bytes = cold_key_bytes(t, cg);
+    if (key_bytes)
+        heap_reserve(&t->heap, &t->heap.head, key_bytes);
+    uint64_t g_end = t->ngroups + cg->ngroups;
+    for (uint64_t s = t->ngroups / STORE_DIR_SEG; s * STORE_DIR_SEG < g_end; s++)
+        if (!t->dir[s])
+            __atomic_store_n(&t->dir[s], store__calloc(STORE_DIR_SEG, sizeof **t->dir),
+                             __ATOMIC_RELEASE);
+    store__undo_push(x, (StoreUndo){.kind = UNDO_INSERT, .table = t, .from = cg->base,
+                                    .to = cg->base + (uint64_t)cg->ngroups * STORE_GROUP_ROWS,
+                                    .heap_mark = store__heap_mark(&t->heap)});
+}
+
+void store__cold_groups_end(StoreTable *t, StoreTxn *x, StoreColdGroups *cg)
+{
+    cold_groups_reserve(t, x, cg);
+    cold_key_copy(t, cg);
+    for (uint32_t i = 0; i < cg->ngroups; i++) {
+        uint64_t g = t->ngroups;
+        __atomic_store_n(&t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG], cg->groups[i],
+                         __ATOMIC_RELEASE);
+        t->ngroups = g + 1;
+    }
+    if (t->npkey > 0)
+        store__pk_defer(t);  /* built on first use (pkindex.c) */
+    atomic_store_explicit(&t->nrows, cg->base + (uint64_t)cg->ngroups * STORE_GROUP_ROWS,
+                          memory_order_release);
+    free(cg->groups);
+    cg->groups = NULL;
+    cg->ngroups = 0;
 }
 
 void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
