@@ -20,16 +20,6 @@
  * column's cursor holds one count). Untouched pages of a mapping are not
  * resident, so a slab costs only what is written into it.
  *
- * Until then, freed chunks give their pages back: a slab hands its chunks
- * out once each, in address order, and never again after a free, so a
- * freed chunk's bytes are dead for good. Each free sets the chunk's bit in
- * the slab's `freed` bitmap and madvise(MADV_DONTNEED)s the aligned 64 KB
- * blocks (RETURN_BYTES) touching the chunk that lie only in freed chunks
- * (a block may hold parts of several chunks: it goes with the last of
- * them). Without this, the slab holding a column's in-memory tail kept the
- * pages of the chunks a checkpoint froze ("cold chunks", cold.c) until its
- * last chunk went: up to 2 MB a column; now at most one partly freed block.
- *
  * Not on the data path: allocation is per row group and column (2048 rows),
  * a free per chunk; the registry's mutex is taken only there.
  */
@@ -40,7 +30,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include "common/error.h"
 
 #define SLAB_SHIFT 21
@@ -48,21 +37,12 @@
 /* Columns of tables with fewer groups allocate with malloc: a table of a few
  * rows should not map 2 MB per column. */
 #define SLAB_MIN_GROUPS 4
-/* Pages of freed chunks go back in aligned blocks of this many bytes (or
- * of a page, if larger). Giving back a populated 2 MB mapping 16 KB (an
- * int8 chunk) at a time took 272 µs, 64 KB at a time 177 µs, against
- * 106 µs to unmap it whole (one thread, mean of 200 mappings): the calls,
- * not the pages, cost. The price: freed chunks that share a block with a
- * live one stay resident (a freeze frees a prefix of a slab's chunks, so
- * that is < 64 KB a slab; storage/README.md "Cold chunks"). */
-#define RETURN_BYTES ((size_t)64 << 10)
 
 struct StoreChunkSlab {
     char *base;          /* SLAB_BYTES, aligned to SLAB_BYTES */
     size_t chunk_bytes;
     uint32_t used, cap;  /* chunks handed out / that fit (writer of the column only) */
     atomic_uint live;    /* chunks not freed + 1 while it is its column's cursor */
-    atomic_uint_least64_t freed[];  /* cap bits: chunk i freed (slab_return_pages) */
 };
 
 /* Registry: open addressing on base >> SLAB_SHIFT, under reg_mu. */
@@ -147,13 +127,9 @@ static void reg_remove(StoreChunkSlab *s)
 /* A fresh slab for chunks of chunk_bytes, or NULL (out of memory). */
 static StoreChunkSlab *slab_new(size_t chunk_bytes)
 {
-    uint32_t cap = (uint32_t)(SLAB_BYTES / chunk_bytes);
-    size_t nwords = (cap + 63) / 64;
-    StoreChunkSlab *s = malloc(sizeof *s + nwords * sizeof s->freed[0]);
+    StoreChunkSlab *s = malloc(sizeof *s);
     if (!s)
         return NULL;
-    for (size_t i = 0; i < nwords; i++)
-        atomic_init(&s->freed[i], 0);
     /* Map twice the size and keep the aligned middle. */
     char *m = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
@@ -168,7 +144,7 @@ static StoreChunkSlab *slab_new(size_t chunk_bytes)
     s->base = base;
     s->chunk_bytes = chunk_bytes;
     s->used = 0;
-    s->cap = cap;
+    s->cap = (uint32_t)(SLAB_BYTES / chunk_bytes);
     atomic_init(&s->live, 1);
     if (!reg_add(s)) {
         munmap(base, SLAB_BYTES);
@@ -212,54 +188,15 @@ void *store__chunk_alloc(StoreTable *t, int c)
     return aligned_alloc(64, bytes);
 }
 
-/* Whether every byte of block `blk` (unit bytes each, from base) lies in a
- * freed chunk. Bytes past the last chunk that fits are in none. */
-static bool block_freed(const StoreChunkSlab *s, size_t blk, size_t unit)
-{
-    size_t first = blk * unit / s->chunk_bytes, last = ((blk + 1) * unit - 1) / s->chunk_bytes;
-    if (last >= s->cap)
-        return false;
-    for (size_t i = first; i <= last; i++)
-        if (!(atomic_load(&s->freed[i / 64]) >> (i % 64) & 1))
-            return false;
-    return true;
-}
-
-/* Chunk idx of s was just freed: mark it, then return the blocks touching
- * it whose every byte is in a freed chunk. Blocks inside it always are; an
- * edge block shared with neighbours goes once they are freed too. Two
- * frees of neighbours racing: each sets its bit before reading the other's
- * (sequentially consistent), so at least one of them sees both and returns
- * the shared block (both may: a second MADV_DONTNEED is harmless). The
- * caller still holds the chunk's count, so the slab stays mapped. */
-static void slab_return_pages(StoreChunkSlab *s, size_t idx)
-{
-    atomic_fetch_or(&s->freed[idx / 64], UINT64_C(1) << (idx % 64));
-    size_t page_bytes = (size_t)sysconf(_SC_PAGESIZE);
-    size_t unit = page_bytes > RETURN_BYTES ? page_bytes : RETURN_BYTES;
-    size_t start = idx * s->chunk_bytes, end = start + s->chunk_bytes;
-    size_t lo = start / unit, hi = (end + unit - 1) / unit;  /* blocks touching it */
-    if (!block_freed(s, lo, unit))
-        lo++;
-    if (hi > lo && !block_freed(s, hi - 1, unit))
-        hi--;
-    if (hi > lo)
-        (void)madvise(s->base + lo * unit, (hi - lo) * unit, MADV_DONTNEED);  /* a hint */
-}
-
 void store__chunk_free(void *p)
 {
     if (!p)
         return;
     StoreChunkSlab *s = reg_find(p);
-    if (s) {
-        size_t off = (size_t)((char *)p - s->base);
-        if (off % s->chunk_bytes == 0)   /* always: chunks are freed by their start */
-            slab_return_pages(s, off / s->chunk_bytes);
+    if (s)
         slab_unref(s);
-    } else {
+    else
         free(p);
-    }
 }
 
 void store__chunk_slabs_release(StoreTable *t)
