@@ -62,8 +62,18 @@ strata_start() {
     SERVER_PID=$!
     cb_wait_psql 127.0.0.1 "$PORT" postgres postgres 60 || { cb_log "Strata did not start (see $WORK/strata.log)"; tail -5 "$WORK/strata.log" >&2; exit 1; }
 }
+PEAK_KB=0
+# strata_note_peak: PEAK_KB = the largest VmHWM of any server instance so far
+# (a cold cycle restarts the server before every query)
+strata_note_peak() {
+    local kb
+    kb=$(awk '/^VmHWM/ { print $2 }' "/proc/$SERVER_PID/status" 2>/dev/null)
+    [ -n "$kb" ] && [ "$kb" -gt "$PEAK_KB" ] && PEAK_KB=$kb
+    return 0
+}
 strata_stop() {
     [ -n "$SERVER_PID" ] || return 0
+    strata_note_peak
     kill "$SERVER_PID" 2>/dev/null
     wait "$SERVER_PID" 2>/dev/null
     SERVER_PID=""
@@ -100,10 +110,11 @@ cb_log "load time: $LOAD_TIME s, rows: ${ROWS_LOADED:-?}"
 
 # 4. the 43 queries
 cb_run_queries "$HERE/queries.sql" "$WORK/strata-out" strata_restart 127.0.0.1 "$PORT" postgres postgres 3
-# the server's peak resident memory (VmHWM) over the load and the queries
-# (since the last restart when cold cycles restart it)
-if [ -n "$SERVER_PID" ] && [ -r "/proc/$SERVER_PID/status" ]; then
-    awk '/^VmHWM/ { print "peak RSS " $2 " kB" }' "/proc/$SERVER_PID/status" > "$WORK/strata.rss"
+# the server's peak resident memory (VmHWM) over the load and the queries:
+# the largest of its instances' when cold cycles restart it
+if [ -n "$SERVER_PID" ]; then
+    strata_note_peak
+    echo "peak RSS $PEAK_KB kB" > "$WORK/strata.rss"
     cb_log "Strata server: $(cat "$WORK/strata.rss")"
 fi
 DATA_SIZE=$(du -bcs "$DATA" | tail -1 | cut -f1)
