@@ -32,7 +32,10 @@
  * are released: any reader that could have loaded one of the pointers, or
  * a StrRef into a block, holds such a ref. A
  * reader that finds NULL data through a ref that does not cover the group
- * (it began before step 1) moves to the current ref, which does.
+ * (it began before step 1) moves to the current ref, which does, and keeps
+ * the old ref and its pinned chunks until its next batch
+ * (store__cold_cache_settle): other columns of the batch it is filling may
+ * have been read in memory just before the freeze retired their arrays.
  * Rows a bulk load in a block let go before its COMMIT are served the same
  * way through t->bulk_ref, a ref on the loading transaction's sealed runs
  * that is never published as t's current one (bulk.c; switch_refs).
@@ -203,11 +206,58 @@ static void cache_unpin(StoreColdCache *cc)
         }
 }
 
+/* Append p to a stale list (grown by doubling); raises 53200. */
+static void stale_push(void ***list, int *n, int *cap, void *p)
+{
+    if (*n == *cap) {
+        int ncap = *cap ? 2 * *cap : 4;
+        void **grown = realloc(*list, sizeof(void *) * (size_t)ncap);
+        if (!grown)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        *list = grown;
+        *cap = ncap;
+    }
+    (*list)[(*n)++] = p;
+}
+
+/* Keep r (may be NULL) until the next settle instead of releasing it. */
+static void stale_keep_ref(StoreColdCache *cc, StoreRunRef *r)
+{
+    if (r)
+        stale_push((void ***)&cc->stale_refs, &cc->nstale_refs, &cc->stale_refs_cap, r);
+}
+
+/* Move cc's pins to the stale list (their entries stay pinned). */
+static void stale_keep_pins(StoreColdCache *cc)
+{
+    if (!cc->pins)
+        return;
+    for (int c = 0; c < cc->ncols; c++)
+        if (cc->pins[c]) {
+            stale_push((void ***)&cc->stale_pins, &cc->nstale_pins, &cc->stale_pins_cap,
+                       cc->pins[c]);
+            cc->pins[c] = NULL;
+        }
+}
+
+void store__cold_cache_settle(StoreColdCache *cc)
+{
+    for (int i = 0; i < cc->nstale_pins; i++)
+        store__chunk_cache_unpin(cc->stale_pins[i]);
+    cc->nstale_pins = 0;
+    for (int i = 0; i < cc->nstale_refs; i++)   /* after the unpins: a release may close a run */
+        store__run_release(NULL, cc->stale_refs[i]);
+    cc->nstale_refs = 0;
+}
+
 void store__cold_cache_free(StoreColdCache *cc)
 {
     cache_unpin(cc);
+    store__cold_cache_settle(cc);
     store__run_release(NULL, cc->pend);  /* after the unpin: it may close the run */
     mem_arena_destroy(cc->arena);
+    free(cc->stale_refs);
+    free(cc->stale_pins);
     *cc = (StoreColdCache){.group = UINT32_MAX, .private_decode = cc->private_decode};
 }
 
@@ -265,12 +315,19 @@ static void cache_load(StoreColdCache *cc, const StoreRun *run, uint64_t start)
 static const StoreRun *switch_refs(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc,
                                    int col, uint64_t start)
 {
-    cache_unpin(cc);  /* before a release that may close the run of a pin */
+    /* The batch being filled may already point into what the old ref and
+     * pins keep alive: other columns of this group read in memory before a
+     * freeze retired their arrays onto the old ref (or an older one), or
+     * decoded through the old pins. They are released at the next settle,
+     * not here (a release here freed arrays still being read). */
+    stale_keep_pins(cc);
+    stale_keep_ref(cc, *ref);
+    *ref = NULL;
     cc->run = NULL;
     cc->group = UINT32_MAX;
     for (int round = 0; round < 2; round++) {
         StoreRunRef *cur = store__run_acquire(t);
-        store__run_release(t, *ref);
+        store__run_release(t, *ref);   /* round 2: round 1's, nothing read through it */
         *ref = cur;
         const StoreRun *run = ref_covers(cur, col, start);
         if (run)
@@ -280,7 +337,7 @@ static const StoreRun *switch_refs(StoreTable *t, StoreRunRef **ref, StoreColdCa
         if (p)
             p->refs++;
         store__unlock();
-        store__run_release(t, cc->pend);
+        stale_keep_ref(cc, cc->pend);
         cc->pend = p;
         run = ref_covers(p, col, start);
         if (run)

@@ -363,6 +363,7 @@ bool store_scan_next(StoreScan *s, Batch *out)
         out->ncols = s->ncols;
     }
     ERR_ASSERT(out->ncols == s->ncols);
+    store__cold_cache_settle(&s->cold);   /* the previous batch is done with */
     uint64_t end = scan_end(s);
     for (;;) {
         if (s->next_row >= (s->morsels ? s->range_end : end) && !(s->morsels && morsel_take(s)))

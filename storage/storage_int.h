@@ -201,6 +201,13 @@ typedef struct StoreColdCache {
                                  (checkpoints: one pass over everything) */
     StoreRunRef *pend;        /* a count on the table's bulk_ref when read through it
                                  (cold.c; released by store__cold_cache_free) */
+    /* What a switch to the table's current runs let go of while the batch
+     * being filled may still point into it (in-memory arrays a freeze
+     * retired onto the old ref, decoded chunks of the old pins): kept until
+     * store__cold_cache_settle, i.e. the reader's next batch (cold.c). */
+    StoreRunRef **stale_refs;
+    struct StoreChunkEntry **stale_pins;
+    int nstale_refs, nstale_pins, stale_refs_cap, stale_pins_cap;
 } StoreColdCache;
 
 /* chunk_cache.c: the process-wide cache of decoded run chunks (bounded,
@@ -775,6 +782,9 @@ StoreRunRef *store__run_ref_dup(StoreRunRef *r);
 const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache *cc,
                                 const StoreChunk *ch, int col, uint64_t start);
 void store__cold_cache_free(StoreColdCache *cc);
+/* Release what switches kept for the previous batch (StoreColdCache.stale_*):
+ * call when no pointer from an earlier batch is in use any more. */
+void store__cold_cache_settle(StoreColdCache *cc);
 /* Recovery: table rows [first, end) of t are read from checkpoint run
  * `path` (written at gen; its row 0 is table row first): appended to t's runs. */
 void store__run_attach(StoreTable *t, const char *path, uint64_t gen, uint64_t first,
