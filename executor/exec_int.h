@@ -612,6 +612,9 @@ struct ExecSession {
     /* ---- issue 3: savepoints (utility_ddl3.c) ---- */
     char **sp_names;        /* sp_names[i] is storage savepoint level i + 1 (malloc) */
     int nsp, sp_cap;
+    /* ---- temporary tables' ON COMMIT actions (temp.c) ---- */
+    struct ExecOnCommit *on_commit;   /* malloc */
+    int non_commit, on_commit_cap;
 };
 
 /* Begin a storage transaction unless one is open. */
@@ -639,6 +642,15 @@ bool exec__ddl3_set_isolation(ExecSession *s, const UtilityStmt *u);
 bool exec__ddl3_no_snapshot(const struct Plan *plan);
 /* Forget every savepoint name (transaction end); frees the names. */
 void exec__savepoints_reset(ExecSession *s);
+/* Temporary tables (temp.c): remember CREATE TEMP TABLE ... ON COMMIT
+ * DELETE ROWS (2) / DROP (3) of table oid; carry the actions out in the
+ * committing transaction (called by exec__txn_finish before the commit;
+ * may raise, and the transaction is then rolled back); DISCARD TEMP; the
+ * session's end (drops its temporary tables; never raises). */
+void exec__temp_on_commit_add(ExecSession *s, uint32_t oid, int action);
+void exec__temp_pre_commit(ExecSession *s);
+void exec__temp_discard(ExecSession *s);
+void exec__temp_session_end(ExecSession *s);
 
 /* Result rows of a utility statement (SHOW, EXPLAIN): text cells, row-major. */
 typedef struct ExecUtilRows {

@@ -124,6 +124,10 @@ static bool schema_in_path(const char *schema)
 {
     if (strcmp(schema, "pg_catalog") == 0)
         return true;
+    if (store_schema_is_temp(schema)) {   /* the session's own is always searched; others never */
+        const char *own = store_session_temp_schema(false);
+        return own && strcmp(schema, own) == 0;
+    }
     GucSet *g = session_guc();
     const char *path = g ? guc_search_path(g) : NULL;
     if (!path)
@@ -166,6 +170,22 @@ static StoreTable *table_of(uint32_t oid, bool *is_index)
     return store_table_lookup_oid(oid);
 }
 
+static int path_schemas(const char **out, int max, bool implicit, bool with_temp);
+
+/* The relation that name finds through search_path (a temporary table
+ * hides a permanent one of its name), NULL when none. */
+static StoreTable *first_in_path(const char *name)
+{
+    const char *path[16];
+    int n = path_schemas(path, 16, false, true);
+    for (int i = 0; i < n; i++) {
+        StoreTable *t = store_relation_lookup(path[i], name);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
 static void k_pg_table_is_visible(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
 {
     for (uint32_t i = 0; i < ctx->count; i++) {
@@ -181,8 +201,7 @@ static void k_pg_table_is_visible(const FuncCallCtx *ctx, Vector *const *args, V
         Value out = {.is_null = false};
         if (t) {
             const char *schema = store_table_schema(t);
-            out.u.b = schema_in_path(schema) &&
-                      (idx || store_relation_lookup(schema, store_table_name(t)) == t);
+            out.u.b = schema_in_path(schema) && (idx || first_in_path(store_table_name(t)) == t);
         } else if (store_seq_info((uint32_t)v.u.i32, &seq)) {
             out.u.b = schema_in_path(seq.schema) &&
                       store_seq_lookup(seq.schema, seq.name) == (uint32_t)v.u.i32;
@@ -628,10 +647,15 @@ static void k_current_database(const FuncCallCtx *ctx, Vector *const *args, Vect
     fill_text(ctx, res, s ? exec_session_database(s) : store_session_database());
 }
 
-/* The existing schemas of search_path, pg_catalog first when implicit. */
-static int path_schemas(const char **out, int max, bool implicit)
+/* The existing schemas of search_path, pg_catalog first when implicit;
+ * with_temp: the session's temporary schema before everything when
+ * search_path does not name it (pg_temp) itself, as PostgreSQL searches
+ * relations. */
+static int path_schemas(const char **out, int max, bool implicit, bool with_temp)
 {
     int n = 0;
+    const char *own = store_session_temp_schema(false);
+    bool temp_listed = false;
     if (implicit)
         out[n++] = "pg_catalog";
     GucSet *g = session_guc();
@@ -661,15 +685,28 @@ static int path_schemas(const char **out, int max, bool implicit)
         const char *sch = strcmp(name, "$user") == 0 ? user : name;
         if (strcmp(sch, "pg_catalog") == 0 && implicit)
             continue;
+        if (store_schema_is_temp(sch)) {   /* pg_temp: the session's own only */
+            if (!own || (strcmp(sch, "pg_temp") != 0 && strcmp(sch, own) != 0))
+                continue;
+            sch = own;
+            temp_listed = true;
+        }
         if (store_schema_exists(sch))
             out[n++] = sch;
+    }
+    if (with_temp && own && !temp_listed && max > 0) {
+        if (n == max)
+            n--;
+        memmove(out + 1, out, sizeof *out * (size_t)n);
+        out[0] = own;
+        n++;
     }
     return n;
 }
 
 int exec_catalog_path_schemas(const char **out, int max, bool implicit)
 {
-    return path_schemas(out, max, implicit);
+    return path_schemas(out, max, implicit, true);
 }
 
 bool exec_catalog_schema_visible(const char *schema) { return schema_in_path(schema); }
@@ -695,7 +732,7 @@ static void k_current_schema(const FuncCallCtx *ctx, Vector *const *args, Vector
 {
     (void)args;
     const char *s[16];
-    int n = path_schemas(s, 16, false);
+    int n = path_schemas(s, 16, false, false);
     fill_text(ctx, res, n > 0 ? s[0] : NULL);
 }
 
@@ -705,7 +742,7 @@ static void k_current_schemas(const FuncCallCtx *ctx, Vector *const *args, Vecto
         uint32_t row = ROW(ctx, i);
         Value imp = arg_at(args, 0, row);
         const char *s[16];
-        int n = path_schemas(s, 16, imp.u.b);
+        int n = path_schemas(s, 16, imp.u.b, imp.u.b);
         Value elems[16];
         for (int k = 0; k < n; k++) {
             elems[k] = (Value){.is_null = false};

@@ -61,10 +61,20 @@ static const char *name_part(const char *p, char *out)
     return n > 0 ? p : NULL;
 }
 
-/* search_path's i-th existing schema into out; false past the end. */
+/* search_path's i-th existing schema into out; false past the end. The
+ * session's temporary schema comes first unless search_path names pg_temp
+ * itself (PostgreSQL's implicit pg_temp for relations). */
 static bool path_schema(int idx, char *out)
 {
     const char *sp = tl_guc ? guc_search_path(tl_guc) : "\"$user\", public";
+    const char *own = store_session_temp_schema(false);
+    if (own && !(sp && strstr(sp, "pg_temp"))) {
+        if (idx == 0) {
+            snprintf(out, SEQ_NAME_MAX, "%s", own);
+            return true;
+        }
+        idx--;
+    }
     int seen = 0;
     while (sp && *sp) {
         while (*sp == ' ' || *sp == ',')
@@ -82,6 +92,9 @@ static bool path_schema(int idx, char *out)
             snprintf(out, SEQ_NAME_MAX, "%.*s", (int)len, p);
             if (strcmp(out, "$user") == 0)
                 snprintf(out, SEQ_NAME_MAX, "%s", tl_user);
+            if (store_schema_is_temp(out))   /* pg_temp: the session's own only */
+                snprintf(out, SEQ_NAME_MAX, "%s",
+                         own && (strcmp(out, "pg_temp") == 0 || strcmp(out, own) == 0) ? own : "");
             if (out[0] && store_schema_exists(out) && seen++ == idx)
                 return true;
         }
@@ -116,7 +129,9 @@ static uint32_t seq_resolve(StrRef text)
     const char *name = part[nparts - 1];
     char schema[SEQ_NAME_MAX];
     if (nparts >= 2) {
-        snprintf(schema, sizeof schema, "%s", part[nparts - 2]);
+        const char *own = store_session_temp_schema(false);   /* pg_temp.s: the session's own */
+        snprintf(schema, sizeof schema, "%s",
+                 own && strcmp(part[nparts - 2], "pg_temp") == 0 ? own : part[nparts - 2]);
         if (!store_schema_exists(schema))
             err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
         uint32_t oid = store_seq_lookup(schema, name);

@@ -392,16 +392,24 @@ static void fill_class(CatRows *r)
         const StoreRelInfo *t = &s.tables[i];
         uint32_t ns = exec_catalog_schema_oid(t->schema);
         uint32_t owner = table_owner(s.schemas, s.nschemas, t->schema);
+        /* A temporary table (its session's pg_temp_N; other sessions' are
+         * listed too, as PostgreSQL's pg_class) and its index and sequences. */
+        const char *persistence = store_schema_is_temp(t->schema) ? "t" : "p";
         class_common(r, t->oid, t->name, ns, owner, t->view_sql ? 'v' : 'r', t->ncols);
         cat_set_b(r, "relhasindex", t->npkey > 0);
         cat_set_i(r, "reltuples", analyzed_rows(t->oid));
-        if (t->npkey > 0)
+        cat_set_s(r, "relpersistence", persistence);
+        if (t->npkey > 0) {
             class_common(r, EXEC_CAT_INDEX_OID(t->oid), t->pkey_name, ns, owner, 'i', t->npkey);
+            cat_set_s(r, "relpersistence", persistence);
+        }
         StoreSeqInfo seqs[CAT_MAX_SEQS];
         int nseq = owned_seqs(t->oid, seqs, CAT_MAX_SEQS);
-        for (int k = 0; k < nseq; k++)
+        for (int k = 0; k < nseq; k++) {
             class_common(r, seqs[k].oid, mem_strdup(r->arena, seqs[k].name),
                          exec_catalog_schema_oid(seqs[k].schema), owner, 'S', 3);
+            cat_set_s(r, "relpersistence", store_schema_is_temp(seqs[k].schema) ? "t" : "p");
+        }
     }
     for (int id = 0;; id++) {
         const ExecCatTable *c = exec_catalog_table_at(id);
@@ -846,11 +854,21 @@ static void column_numbers(CatRows *r, SqlType t)
     }
 }
 
+/* information_schema leaves other sessions' temporary relations out
+ * (PostgreSQL's NOT pg_is_other_temp_schema(nc.oid)). */
+static bool other_temp(const char *schema)
+{
+    const char *own = store_session_temp_schema(false);
+    return store_schema_is_temp(schema) && (!own || strcmp(own, schema) != 0);
+}
+
 static void fill_is_columns(CatRows *r)
 {
     CatSnap s = snap_take(r);
     for (int i = 0; i < s.ntables; i++) {
         const StoreRelInfo *t = &s.tables[i];
+        if (other_temp(t->schema))
+            continue;
         StoreSeqInfo seqs[CAT_MAX_SEQS];
         int nseq = owned_seqs(t->oid, seqs, CAT_MAX_SEQS);
         for (int k = 0; k < t->ncols; k++) {
@@ -886,12 +904,16 @@ static void fill_is_tables(CatRows *r)
 {
     CatSnap s = snap_take(r);
     for (int i = 0; i < s.ntables; i++) {
+        /* The session's own temporary relations are 'LOCAL TEMPORARY'. */
+        bool temp = store_schema_is_temp(s.tables[i].schema);
+        if (other_temp(s.tables[i].schema))
+            continue;
         cat_row(r);
         cat_set_s(r, "table_catalog", r->db);
         cat_set_s(r, "table_schema", s.tables[i].schema);
         cat_set_s(r, "table_name", s.tables[i].name);
         bool view = s.tables[i].view_sql != NULL;
-        cat_set_s(r, "table_type", view ? "VIEW" : "BASE TABLE");
+        cat_set_s(r, "table_type", temp ? "LOCAL TEMPORARY" : view ? "VIEW" : "BASE TABLE");
         cat_set_s(r, "is_insertable_into", view ? "NO" : "YES");
         cat_set_s(r, "is_typed", "NO");
     }

@@ -72,6 +72,7 @@ void exec_session_destroy(ExecSession *s)
         s->txn = NULL;
         store_txn_rollback(t);
     }
+    exec__temp_session_end(s);   /* its temporary tables go with the session */
     undo_clear(s);
     exec__savepoints_reset(s);
     free(s->sp_names);
@@ -167,6 +168,8 @@ static void undo_apply(ExecSession *s, bool commit)
 
 void exec__txn_finish(ExecSession *s, bool commit)
 {
+    if (commit)
+        exec__temp_pre_commit(s);   /* ON COMMIT DELETE ROWS / DROP, inside the transaction */
     StoreTxn *t = s->txn;
     s->txn = NULL;
     exec__savepoints_reset(s);

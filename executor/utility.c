@@ -13,11 +13,29 @@
 
 #define SCHEMA_NAME_MAX 128
 
+/* Relations are looked up in the session's temporary schema first when
+ * search_path does not name it (PostgreSQL's implicit pg_temp). */
+static int temp_schema_first(char out[][SCHEMA_NAME_MAX], int n, int max)
+{
+    const char *own = store_session_temp_schema(false);
+    if (!own || max <= 0)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i], own) == 0)
+            return n;
+    if (n == max)
+        n--;
+    memmove(out[1], out[0], sizeof out[0] * (size_t)n);
+    snprintf(out[0], SCHEMA_NAME_MAX, "%s", own);
+    return n + 1;
+}
+
 /*
  * The schemas of search_path in order ("$user" = the session user), only
- * those that exist. Returns how many were written to out.
+ * those that exist; with_temp: the session's temporary schema first when
+ * search_path does not name it. Returns how many were written to out.
  */
-static int search_path_schemas(ExecSession *s, char out[][SCHEMA_NAME_MAX], int max)
+static int search_path_schemas(ExecSession *s, char out[][SCHEMA_NAME_MAX], int max, bool with_temp)
 {
     const char *sp = guc_search_path(s->guc);
     int n = 0;
@@ -39,14 +57,18 @@ static int search_path_schemas(ExecSession *s, char out[][SCHEMA_NAME_MAX], int 
             name[len] = '\0';
             if (strcmp(name, "$user") == 0)
                 snprintf(name, sizeof name, "%s", s->user);
-            if (store_schema_exists(name))
+            const char *own = store_session_temp_schema(false);
+            if (store_schema_is_temp(name))   /* pg_temp: the session's own only */
+                snprintf(name, sizeof name, "%s",
+                         own && (strcmp(name, "pg_temp") == 0 || strcmp(name, own) == 0) ? own : "");
+            if (name[0] && store_schema_exists(name))
                 snprintf(out[n++], SCHEMA_NAME_MAX, "%s", name);
         }
         if (!end)
             break;
         sp = end + 1;
     }
-    return n;
+    return with_temp ? temp_schema_first(out, n, max) : n;
 }
 
 /* CREATE TABLE; returns the new table, NULL when IF NOT EXISTS found it. */
@@ -55,7 +77,7 @@ static StoreTable *create_table(ExecSession *s, const UtilityStmt *u, MemArena *
     char schemas[8][SCHEMA_NAME_MAX];
     const char *schema = u->schema_name;
     if (schema == NULL) {
-        if (search_path_schemas(s, schemas, 8) == 0)
+        if (search_path_schemas(s, schemas, 8, false) == 0)
             err_raise(ERRCODE_INVALID_SCHEMA_NAME, "no schema has been selected to create in");
         schema = schemas[0];
     }
@@ -72,8 +94,10 @@ static StoreTable *create_table(ExecSession *s, const UtilityStmt *u, MemArena *
         defs[i].not_null = u->columns[i].not_null;
         defs[i].default_text = u->columns[i].default_text;
     }
-    store_table_create(schema, u->table_name, u->ncolumns, defs, u->npkey,
-                       u->npkey > 0 ? u->pkey_columns : NULL);
+    StoreTable *t = store_table_create(schema, u->table_name, u->ncolumns, defs, u->npkey,
+                                       u->npkey > 0 ? u->pkey_columns : NULL);
+    if (u->on_commit > 1)
+        exec__temp_on_commit_add(s, store_table_oid(t), u->on_commit);
     return store_table_lookup(schema, u->table_name);
 }
 
@@ -160,7 +184,7 @@ static void drop_resolve(ExecSession *s, const char *qualified, MemArena *arena,
     }
     t->name = qualified;
     char schemas[8][SCHEMA_NAME_MAX];
-    int n = search_path_schemas(s, schemas, 8);
+    int n = search_path_schemas(s, schemas, 8, true);
     for (int i = 0; i < n && !t->found; i++) {
         if (store_table_lookup(schemas[i], qualified)) {
             memcpy(t->schema, schemas[i], SCHEMA_NAME_MAX);
@@ -271,6 +295,7 @@ static void reset_variable(ExecSession *s, const UtilityStmt *u)
         exec_prevent_in_block(s, "DISCARD ALL");
         guc_reset_all(s->guc);
         store_seq_discard_session();
+        exec__temp_discard(s);
         if (u->discard_prepared && u->discard_slot)
             u->discard_prepared(u->discard_slot);
         return;

@@ -312,6 +312,7 @@ void exec__utility_seq(ExecSession *s, const UtilityStmt *u, MemArena *arena)
     case 't': create_table_with_seqs(s, q, arena); break;
     case 'r': truncate_restart(s, q, arena); break;
     case 'x': store_seq_discard_session(); break;
+    case 'T': exec__temp_discard(s); break;   /* DISCARD TEMP */
     default: err_raise(ERRCODE_INTERNAL_ERROR, "unknown sequence statement '%c'", q->op);
     }
 }

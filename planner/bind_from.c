@@ -31,11 +31,20 @@ static const char *session_user(Binder *b)
     return user;
 }
 
+static int add_temp_schema(const char **out, int n, int max);
+static int search_schemas(Binder *b, const char **out, int max);
+
 /*
  * The schemas of search_path that exist, in order ("$user" becomes the
  * session user's name when such a schema exists). Returns the count.
  */
 int plan__search_schemas(Binder *b, const char **out, int max)
+{
+    return add_temp_schema(out, search_schemas(b, out, max), max);
+}
+
+/* search_path's own schemas (without the implicit temporary one). */
+static int search_schemas(Binder *b, const char **out, int max)
 {
     const char *path = b->ctx->guc ? guc_search_path(b->ctx->guc) : NULL;
     if (!path)
@@ -70,10 +79,33 @@ int plan__search_schemas(Binder *b, const char **out, int max)
             if (!schema)
                 continue;
         }
+        if (store_schema_is_temp(schema)) {   /* pg_temp: the session's own only */
+            const char *own = store_session_temp_schema(false);
+            if (!own || (strcmp(schema, "pg_temp") != 0 && strcmp(schema, own) != 0))
+                continue;
+            schema = own;
+        }
         if (store_schema_exists(schema))
             out[n++] = mem_strdup(b->arena, schema);
     }
     return n;
+}
+
+/* PostgreSQL searches the session's temporary schema first for relations
+ * when search_path does not name it (pg_temp) itself. */
+static int add_temp_schema(const char **out, int n, int max)
+{
+    const char *own = store_session_temp_schema(false);
+    if (!own || max <= 0)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i], own) == 0)
+            return n;
+    if (n == max)
+        n--;
+    memmove(out + 1, out, sizeof *out * (size_t)n);
+    out[0] = own;
+    return n + 1;
 }
 
 StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, int location,
@@ -84,6 +116,10 @@ StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, 
         if (!t && !missing_ok)
             plan__error_at(b, ERRCODE_UNDEFINED_TABLE, location, "relation \"%s.%s\" does not exist",
                            schema, name);
+        const char *own = store_session_temp_schema(false);
+        if (t && store_schema_is_temp(store_table_schema(t)) &&
+            (!own || strcmp(own, store_table_schema(t)) != 0))
+            err_raise(ERRCODE_FEATURE_NOT_SUPPORTED, "cannot access temporary tables of other sessions");
         return t;
     }
     const char *schemas[16];
@@ -98,15 +134,36 @@ StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, 
     return NULL;
 }
 
+const char *plan__creation_schema_p(Binder *b, const char *schema, char persistence, int location)
+{
+    if (persistence != 't' && !(schema && store_schema_is_temp(schema)))
+        return plan__creation_schema(b, schema);
+    /* CREATE TEMP: the session's temporary schema (taken now when it has
+     * none yet); a schema given must be it (RangeVarAdjustRelationPersistence). */
+    const char *own = store_session_temp_schema(false);
+    if (schema && !store_schema_is_temp(schema))
+        plan__error_at(b, ERRCODE_INVALID_TABLE_DEFINITION, location,
+                       "cannot create temporary relation in non-temporary schema");
+    if (schema && strcmp(schema, "pg_temp") != 0 && (!own || strcmp(schema, own) != 0) &&
+        !store_schema_exists(schema))
+        plan__error_at(b, ERRCODE_INVALID_SCHEMA_NAME, location, "schema \"%s\" does not exist", schema);
+    if (schema && strcmp(schema, "pg_temp") != 0 && (!own || strcmp(schema, own) != 0))
+        plan__error_at(b, ERRCODE_INVALID_TABLE_DEFINITION, location,
+                       "cannot create relations in temporary schemas of other sessions");
+    return mem_strdup(b->arena, store_session_temp_schema(true));
+}
+
 const char *plan__creation_schema(Binder *b, const char *schema)
 {
+    if (schema && store_schema_is_temp(schema))   /* CREATE TABLE pg_temp.t: a temporary table */
+        return plan__creation_schema_p(b, schema, 't', -1);
     if (schema) {
         if (!store_schema_exists(schema))
             err_raise(ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", schema);
         return schema;
     }
-    const char *schemas[16];
-    if (plan__search_schemas(b, schemas, 16) == 0)
+    const char *schemas[16];   /* the first schema search_path names (never the implicit pg_temp) */
+    if (search_schemas(b, schemas, 16) == 0)
         err_raise(ERRCODE_INVALID_SCHEMA_NAME, "no schema has been selected to create in");
     return schemas[0];
 }

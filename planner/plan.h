@@ -756,6 +756,8 @@ typedef struct UtilityStmt {
     /* ---- UTIL_CREATE_TABLE_AS ---- */
     const struct Plan *ctas_plan;
     bool ctas_skip_data;        /* WITH NO DATA */
+    int on_commit;              /* CREATE TEMP TABLE ... ON COMMIT: 0 none / PRESERVE ROWS,
+                                   2 DELETE ROWS, 3 DROP (executor/temp.c) */
     /* ---- UTIL_RESET with ddl3_op 'D': DISCARD ALL also drops the session's
      * prepared statements through discard_prepared(discard_slot) (the
      * planner's plan_session_release; a pointer, as explain_format) ---- */

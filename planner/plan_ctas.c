@@ -62,7 +62,7 @@ static Plan *plan_ctas(Binder *b, const IntoClause *into, const SelectStmt *quer
     Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "SELECT");
     UtilityStmt *u = MEM_NEW(b->arena, UtilityStmt);
     u->kind = UTIL_CREATE_TABLE_AS;
-    u->schema_name = plan__creation_schema(b, into->rel->schemaname);
+    u->schema_name = plan__creation_schema_p(b, into->rel->schemaname, into->rel->relpersistence, -1);
     u->table_name = into->rel->relname;
     u->if_not_exists = if_not_exists;
     u->ctas_plan = q;

@@ -18,6 +18,7 @@
  *    (op 'r'); the executor truncates, then restarts the tables' owned
  *    sequences.
  *  - DISCARD SEQUENCES (op 'x'): the session forgets currval/lastval;
+ *    DISCARD TEMP (op 'T'): the session's temporary tables are dropped;
  *    DISCARD PLANS is a no-op.
  */
 #define STRATA_PLANNER_INTERNAL
@@ -147,7 +148,7 @@ static Plan *plan_create_seq(Binder *b, const CreateSeqStmt *s)
 {
     PlanSeqStmt *q;
     Plan *p = seq_plan(b, 'c', "CREATE SEQUENCE", &q);
-    q->schema = plan__creation_schema(b, s->sequence->schemaname);
+    q->schema = plan__creation_schema_p(b, s->sequence->schemaname, s->sequence->relpersistence, -1);
     q->name = s->sequence->relname;
     q->if_not_exists = s->if_not_exists;
     seq_options(b, s->options, &q->options, true);
@@ -181,11 +182,12 @@ static Plan *plan_drop_seq(Binder *b, const DropStmt *s)
 }
 
 /* DISCARD SEQUENCES forgets the session's currval/lastval (op 'x');
- * DISCARD PLANS has nothing to drop (no plan outlives its statement but
- * prepared statements, which PostgreSQL keeps too), nor DISCARD TEMP (no
- * temporary tables). DISCARD ALL, what connection poolers send between
- * clients, is RESET ALL + DEALLOCATE ALL + DISCARD SEQUENCES, carried out
- * by the executor (UTIL_RESET 'D') so a transaction block can refuse it. */
+ * DISCARD TEMP drops the session's temporary tables (op 'T'); DISCARD
+ * PLANS has nothing to drop (no plan outlives its statement but prepared
+ * statements, which PostgreSQL keeps too). DISCARD ALL, what connection
+ * poolers send between clients, is RESET ALL + DEALLOCATE ALL + DISCARD
+ * SEQUENCES + DISCARD TEMP, carried out by the executor (UTIL_RESET 'D')
+ * so a transaction block can refuse it. */
 static Plan *plan_discard(Binder *b, const DiscardStmt *d)
 {
     PlanSeqStmt *q;
@@ -200,7 +202,9 @@ static Plan *plan_discard(Binder *b, const DiscardStmt *d)
         u->discard_slot = b->ctx->session_state;
         return p;
     }
-    Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, d->target == DISCARD_TEMP ? "DISCARD TEMP" : "DISCARD PLANS");
+    if (d->target == DISCARD_TEMP)
+        return seq_plan(b, 'T', "DISCARD TEMP", &q);
+    Plan *p = plan__new_plan(b, PLAN_STMT_UTILITY, "DISCARD PLANS");
     p->utility = MEM_NEW(b->arena, UtilityStmt);
     p->utility->kind = UTIL_NOOP;
     return p;
@@ -338,7 +342,8 @@ const CreateStmt *plan__seq_rewrite_create(Binder *b, const CreateStmt *s, PlanS
 {
     *out = NULL;
     /* tables and sequences share names (the store's catalog knows only tables) */
-    const char *where = plan__creation_schema(b, s->relation->schemaname);
+    const char *where = plan__creation_schema_p(b, s->relation->schemaname, s->relation->relpersistence,
+                                                s->relation->node.location);
     if (!s->if_not_exists && store_seq_lookup(where, s->relation->relname))
         err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", s->relation->relname);
     int ncols = list_len(s->table_elts);
@@ -352,7 +357,7 @@ const CreateStmt *plan__seq_rewrite_create(Binder *b, const CreateStmt *s, PlanS
         if (!IS_A(cd, ColumnDef))
             continue;
         if (!schema && (serial_type(cd->type_name) || cd->constraints))
-            schema = plan__creation_schema(b, s->relation->schemaname);
+            schema = where;
         ColumnDef *n = schema ? rewrite_column(b, s, schema, cd, q) : NULL;
         if (n) {
             if (!copy) {

@@ -113,7 +113,12 @@ static Plan *plan_create(Binder *b, const CreateStmt *s)
 {
     UtilityStmt *u;
     Plan *p = utility_plan(b, UTIL_CREATE_TABLE, "CREATE TABLE", &u);
-    u->schema_name = plan__creation_schema(b, s->relation->schemaname);
+    u->schema_name = plan__creation_schema_p(b, s->relation->schemaname, s->relation->relpersistence,
+                                             s->relation->node.location);
+    /* After the schema: CREATE TABLE pg_temp.t ... ON COMMIT is temporary too. */
+    if (s->oncommit != 0 && !store_schema_is_temp(u->schema_name))
+        err_raise(ERRCODE_INVALID_TABLE_DEFINITION, "ON COMMIT can only be used on temporary tables");
+    u->on_commit = s->oncommit == 1 ? 0 : s->oncommit;
     u->table_name = s->relation->relname;
     u->if_not_exists = s->if_not_exists;
     int n = 0;

@@ -119,7 +119,7 @@ static void check_replace(Binder *b, const ViewDef *old, const SelectResult *r, 
 
 Plan *plan__create_view(Binder *b, const RawStmt *raw, const ViewStmt *vs)
 {
-    const char *schema = plan__creation_schema(b, vs->view->schemaname);
+    const char *schema = plan__creation_schema_p(b, vs->view->schemaname, vs->view->relpersistence, -1);
     const char *name = vs->view->relname;
     if (store_table_lookup(schema, name))
         err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);

@@ -253,6 +253,10 @@ int plan__search_schemas(Binder *b, const char **out, int max);
 StoreTable *plan__lookup_table(Binder *b, const char *schema, const char *name, int location,
                                bool missing_ok);
 const char *plan__creation_schema(Binder *b, const char *schema);
+/* The schema a relation of persistence ('t' temporary, else permanent) is
+ * created in: TEMP → the session's pg_temp_N (42P16 for another schema, at
+ * location: the relation's name, -1 = none). */
+const char *plan__creation_schema_p(Binder *b, const char *schema, char persistence, int location);
 
 /* ---- plan_sequence.c (sequences) ---- */
 /* CREATE/ALTER SEQUENCE, DROP SEQUENCE → UTIL_SEQUENCE. */

@@ -230,6 +230,10 @@ static void make_options(const CopyStmt *cs, ExecCopyOpts *o, bool *binary)
 /* search_path's schemas in order ("$user" = the session user). */
 static StoreTable *lookup_in_path(ProtoSession *s, const char *name)
 {
+    const char *own = store_session_temp_schema(false);   /* temporary tables first, as PostgreSQL */
+    StoreTable *temp = own ? store_table_lookup(own, name) : NULL;
+    if (temp)
+        return temp;
     const char *path = guc_search_path(s->guc);
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", path ? path : "\"$user\", public");

@@ -100,6 +100,7 @@ static int cat_find(uint32_t dboid, const char *schema, const char *name, const 
 
 StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const char *name)
 {
+    schema = store__schema_resolve(schema);   /* "pg_temp": the session's own */
     StoreTxn *cur = store__txn_current();
     pthread_rwlock_rdlock(&store_g.catalog_lock);
     int idx = cat_find(dboid, schema, name, cur);
@@ -382,11 +383,26 @@ __attribute__((noinline)) static StoreTable *create_own_txn(uint32_t db, const c
     return t;
 }
 
+/* The schema a relation is created in: "pg_temp" and the session's own
+ * pg_temp_N are its temporary schema (taken now when it has none yet);
+ * another session's is refused as PostgreSQL does. */
+static const char *creation_schema(const char *schema)
+{
+    if (!schema)
+        return "public";
+    if (!store_schema_is_temp(schema))
+        return schema;
+    const char *own = store_session_temp_schema(false);
+    if (strcmp(schema, "pg_temp") == 0 || (own && strcmp(schema, own) == 0))
+        return store_session_temp_schema(true);
+    err_raise(ERRCODE_INVALID_TABLE_DEFINITION,
+              "cannot create relations in temporary schemas of other sessions");
+}
+
 StoreTable *store_table_create(const char *schema, const char *name, int ncols,
                                const StoreColumnDef *cols, int npkey, const int *pkey)
 {
-    if (!schema)
-        schema = "public";
+    schema = creation_schema(schema);
     uint32_t db = store__session_db();
     cat_validate(db, schema, ncols, cols, npkey, pkey);
     if (store__txn_current())
@@ -400,8 +416,7 @@ StoreTable *store_table_create(const char *schema, const char *name, int ncols,
 StoreTable *store_view_create(const char *schema, const char *name, int ncols,
                               const StoreColumnDef *cols, const char *sql)
 {
-    if (!schema)
-        schema = "public";
+    schema = creation_schema(schema);
     uint32_t db = store__session_db();
     cat_validate(db, schema, ncols, cols, 0, NULL);
     if (store__txn_current())
@@ -549,4 +564,97 @@ int store_table_column_index(const StoreTable *t, const char *name)
         if (strcmp(t->cols[i].name, name) == 0)
             return i;
     return -1;
+}
+
+/* ---- temporary relations (database.c numbers the schemas) ---- */
+
+/* Drop t and the sequences it owns (serial columns) in transaction x. */
+static void temp_drop_one(StoreTable *t, StoreTxn *x)
+{
+    uint32_t oids[32];
+    int n;
+    while ((n = store_seq_owned_by(t->oid, oids, 32)) > 0)
+        for (int k = 0; k < n && k < 32; k++)
+            store_seq_drop(oids[k]);
+    store__table_drop_txn(t, x);
+}
+
+/* The relations of the session's temporary schema, then its sequences,
+ * dropped in x (the caller's transaction). */
+static void temp_drop_in(const char *schema, StoreTxn *x)
+{
+    uint32_t db = store__session_db();
+    const char *name;
+    while ((name = store__table_name_in_schema(db, schema)) != NULL) {
+        StoreTable *t = store__table_lookup_db(db, schema, name);
+        if (!t)
+            break;
+        temp_drop_one(t, x);
+    }
+    uint32_t oids[64];
+    int n;
+    while ((n = store_seq_in_schema(schema, false, oids, 64)) > 0)
+        for (int k = 0; k < n && k < 64; k++)
+            store_seq_drop(oids[k]);
+}
+
+void store_session_temp_drop(void)
+{
+    const char *schema = store_session_temp_schema(false);
+    if (!schema)
+        return;
+    StoreTxn *x = store__txn_current();
+    bool own = x == NULL;
+    if (own)
+        x = store_txn_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        temp_drop_in(schema, x);
+        err_pop(&jmp);
+    } else {
+        if (own)
+            store_txn_rollback(x);
+        err_rethrow();
+    }
+    if (own)
+        store_txn_commit(x);
+}
+
+void store_session_temp_end(void)
+{
+    if (!store_session_temp_schema(false) || !store_g.open)
+        return;
+    store_session_temp_drop();   /* raises: the number stays taken, the tables hidden */
+    store__temp_release();
+}
+
+/* Every table of a temporary schema, at most max, into out. */
+static int temp_collect(StoreTable **out, int max)
+{
+    int n = 0;
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    for (int i = 0; i < cat_ntables && n < max; i++)
+        if (store_schema_is_temp(cat_tables[i]->schema))
+            out[n++] = cat_tables[i];
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    return n;
+}
+
+void store__temp_drop_all(void)
+{
+    StoreTable *batch[64];
+    int n;
+    while ((n = temp_collect(batch, 64)) > 0) {
+        StoreTxn *x = store_txn_begin();
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            for (int i = 0; i < n; i++)
+                temp_drop_one(batch[i], x);
+            err_pop(&jmp);
+        } else {
+            store_txn_rollback(x);
+            err_rethrow();
+        }
+        store_txn_commit(x);
+    }
 }

@@ -158,12 +158,19 @@ static OwnerCollect *owners(void)
     return c;
 }
 
+#define LIST_MAX_TEMP 256
+
+/* The schemas of the session's database, then the temporary schemas of
+ * the live sessions (pg_temp_N, owned by the bootstrap superuser as in
+ * PostgreSQL, which lists every session's). */
 int store_catalog_schemas(MemArena *arena, StoreSchemaInfo **out)
 {
     int n = 0;
     while (store_schema_at(n))
         n++;
-    StoreSchemaInfo *s = mem_calloc(arena, (size_t)(n > 0 ? n : 1), sizeof *s);
+    char (*temp)[STORE_NAME_MAX] = mem_alloc(arena, sizeof *temp * LIST_MAX_TEMP);
+    int ntemp = store__temp_schemas_live(temp, LIST_MAX_TEMP);
+    StoreSchemaInfo *s = mem_calloc(arena, (size_t)(n + ntemp + 1), sizeof *s);
     OwnerCollect *c = owners();
     for (int i = 0; i < n; i++) {
         const char *name = store_schema_at(i);
@@ -174,6 +181,8 @@ int store_catalog_schemas(MemArena *arena, StoreSchemaInfo **out)
                 s[i].owner = mem_strdup(arena, c->schema[k][1]);
     }
     free(c);
+    for (int i = 0; i < ntemp; i++)
+        s[n++] = (StoreSchemaInfo){temp[i], "postgres"};
     *out = s;
     return n;
 }

@@ -52,6 +52,15 @@ static int nschemas, cap_schemas;
 static _Thread_local uint32_t tl_db;      /* 0 = the default database */
 static _Thread_local bool tl_attached;
 
+/* Temporary schemas: session number N (PostgreSQL's backend id) names the
+ * session's pg_temp_N, taken at its first temporary relation (lowest free
+ * number from 1, under catalog_lock) and given back when the session ends
+ * with its temporary relations dropped. */
+#define TEMP_SLOTS 1024
+static bool temp_used[TEMP_SLOTS];                 /* [0] unused */
+static _Thread_local int tl_temp_id;               /* 0 = no temp schema yet */
+static _Thread_local char tl_temp_name[STORE_NAME_MAX];
+
 static void *grow(void *arr, int *cap, size_t elem)
 {
     int n = *cap ? *cap * 2 : 8;
@@ -108,6 +117,8 @@ void store__db_free(void)
     nschemas = cap_schemas = 0;
     tl_db = 0;
     tl_attached = false;
+    memset(temp_used, 0, sizeof temp_used);
+    tl_temp_id = 0;
 }
 
 uint32_t store__session_db(void) { return tl_db ? tl_db : DB_POSTGRES_OID; }
@@ -306,6 +317,92 @@ const char *store_session_database(void)
     return name;
 }
 
+/* ---- temporary schemas ---- */
+
+/* The session number of "pg_temp_<N>", 0 for any other name. */
+static int temp_number(const char *schema)
+{
+    if (strncmp(schema, "pg_temp_", 8) != 0 || !schema[8] || strlen(schema) > 12)
+        return 0;
+    int n = 0;
+    for (const char *p = schema + 8; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        n = n * 10 + (*p - '0');
+    }
+    return n;
+}
+
+bool store_schema_is_temp(const char *schema)
+{
+    return schema && (strcmp(schema, "pg_temp") == 0 || temp_number(schema) > 0);
+}
+
+/* "pg_temp" (the alias: every session has one, created at its first use),
+ * the session's own, a live session's, or any while replaying (the log
+ * names the temporary schemas of sessions before a crash). */
+static bool temp_schema_exists(const char *schema)
+{
+    int n = temp_number(schema);
+    if (n == 0 || n == tl_temp_id || store_g.replaying)
+        return true;
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    bool used = n < TEMP_SLOTS && temp_used[n];
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    return used;
+}
+
+const char *store_session_temp_schema(bool create)
+{
+    if (tl_temp_id == 0 && create) {
+        pthread_rwlock_wrlock(&store_g.catalog_lock);
+        int n = 1;
+        while (n < TEMP_SLOTS && temp_used[n])
+            n++;
+        if (n < TEMP_SLOTS)
+            temp_used[n] = true;
+        pthread_rwlock_unlock(&store_g.catalog_lock);
+        if (n == TEMP_SLOTS)
+            err_raise(ERRCODE_TOO_MANY_CONNECTIONS, "too many sessions with temporary tables");
+        tl_temp_id = n;
+        snprintf(tl_temp_name, sizeof tl_temp_name, "pg_temp_%d", n);
+        /* As PostgreSQL's InitTempTableNamespace: what a session before a
+         * crash left in this schema goes now (recovery dropped its tables
+         * and their sequences, not other sequences of the schema). */
+        if (store_seq_in_schema(tl_temp_name, false, NULL, 0) > 0)
+            store_session_temp_drop();
+    }
+    return tl_temp_id ? tl_temp_name : NULL;
+}
+
+const char *store__schema_resolve(const char *schema)
+{
+    if (schema && strcmp(schema, "pg_temp") == 0 && tl_temp_id)
+        return tl_temp_name;
+    return schema;
+}
+
+int store__temp_schemas_live(char (*out)[STORE_NAME_MAX], int max)
+{
+    int n = 0;
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    for (int i = 1; i < TEMP_SLOTS && n < max; i++)
+        if (temp_used[i])
+            snprintf(out[n++], STORE_NAME_MAX, "pg_temp_%d", i);
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    return n;
+}
+
+void store__temp_release(void)
+{
+    if (tl_temp_id == 0)
+        return;
+    pthread_rwlock_wrlock(&store_g.catalog_lock);
+    temp_used[tl_temp_id] = false;
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    tl_temp_id = 0;
+}
+
 /* ---- schemas ---- */
 
 /* Index of the schema visible to cur in dboid, -1 when none. Lock held. */
@@ -326,6 +423,8 @@ static int schema_find(uint32_t dboid, const char *name, const StoreTxn *cur)
 
 bool store__schema_exists_db(uint32_t dboid, const char *schema)
 {
+    if (store_schema_is_temp(schema))
+        return temp_schema_exists(schema);
     StoreTxn *cur = store__txn_current();
     pthread_rwlock_rdlock(&store_g.catalog_lock);
     bool found = schema_find(dboid, schema, cur) >= 0;

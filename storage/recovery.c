@@ -643,6 +643,10 @@ void store__recover(void)
     ckpt_gen = gen;
     if (wal_gen < gen)
         wal_gen = gen;
+    /* Temporary tables live as long as their session, and no session
+     * survives a restart: drop (and log the drop of) every one the
+     * checkpoint or the log brought back, before any session can see it. */
+    store__temp_drop_all();
 }
 
 /* ---- CHECKPOINT ---- */

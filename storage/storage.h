@@ -214,6 +214,27 @@ void store_schema_drop(const char *name, bool cascade);
 /* Name of the i-th schema of the session's database; NULL past the end. */
 const char *store_schema_at(int idx);
 
+/* ---- temporary schemas (database.c, catalog.c) ----
+ * A session's temporary relations live in its schema pg_temp_N (N: the
+ * session's number, PostgreSQL's backend id, taken at its first temporary
+ * relation); "pg_temp" is the session's own in every name-based function
+ * (lookups, creation). Such a relation is logged like any other but lives
+ * only as long as its session: dropped when the session ends
+ * (store_session_temp_end) and at the end of recovery. Other sessions'
+ * temporary relations are listed (pg_class) but never found through
+ * search_path, which lists only the session's own. */
+/* "pg_temp" or "pg_temp_<N>". */
+bool store_schema_is_temp(const char *schema);
+/* The calling session's pg_temp_N; NULL when it has none (create: take one
+ * now; 53300 when every number is taken). Valid until the session ends. */
+const char *store_session_temp_schema(bool create);
+/* DISCARD TEMP: drop the session's temporary relations (and their
+ * sequences) in the calling thread's transaction, or one of its own. */
+void store_session_temp_drop(void);
+/* Session end: store_session_temp_drop in a transaction of its own, then
+ * the session's number is free again. Call with no transaction open. */
+void store_session_temp_end(void);
+
 /* ---- roles (global, durable, transactional: storage/roles.c) ---- */
 /* Attributes of a role. In store_role_alter, -1 / NULL fields stay as they
  * are; in store_role_create_ex they take PostgreSQL's defaults (no

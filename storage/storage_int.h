@@ -665,6 +665,15 @@ typedef void (*StoreDbVisit)(uint32_t oid, const char *name, const char *owner, 
 typedef void (*StoreSchemaVisit)(uint32_t dboid, const char *name, const char *owner, void *arg);
 void store__db_visit(StoreDbVisit db, StoreSchemaVisit sch, void *arg);
 bool store__schema_exists_db(uint32_t dboid, const char *schema);
+/* Temporary schemas (database.c): "pg_temp" → the session's pg_temp_N
+ * (unchanged when it has none, or for any other name); the names of the
+ * live sessions' temporary schemas (pg_namespace); the session's number
+ * given back. store__temp_drop_all (catalog.c): recovery's end drops
+ * every table of a temporary schema left by the sessions before it. */
+const char *store__schema_resolve(const char *schema);
+int store__temp_schemas_live(char (*out)[STORE_NAME_MAX], int max);
+void store__temp_release(void);
+void store__temp_drop_all(void);
 uint32_t store__catalog_max_oid(void);
 void store__catalog_bump_oid(uint32_t oid);
 
