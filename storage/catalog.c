@@ -510,7 +510,9 @@ void store_table_drop(const char *schema, const char *name)
     drop_relation(t);
 }
 
-static void drop_relation(StoreTable *const t)
+/* fn(arg, x) in the calling thread's transaction, or in one of its own
+ * (committed after, rolled back on an error) when it has none. */
+static void in_txn(void (*fn)(void *arg, StoreTxn *x), void *arg)
 {
     StoreTxn *x = store__txn_current();
     bool own = x == NULL;
@@ -518,7 +520,7 @@ static void drop_relation(StoreTable *const t)
         x = store_txn_begin();
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        store__table_drop_txn(t, x);
+        fn(arg, x);
         err_pop(&jmp);
     } else {
         if (own)
@@ -527,6 +529,16 @@ static void drop_relation(StoreTable *const t)
     }
     if (own)
         store_txn_commit(x);
+}
+
+static void drop_relation_in(void *t, StoreTxn *x)
+{
+    store__table_drop_txn(t, x);
+}
+
+static void drop_relation(StoreTable *const t)
+{
+    in_txn(drop_relation_in, t);
 }
 
 bool store_table_is_dropped(const StoreTable *t)
@@ -598,26 +610,16 @@ static void temp_drop_in(const char *schema, StoreTxn *x)
             store_seq_drop(oids[k]);
 }
 
+static void temp_drop_cb(void *schema, StoreTxn *x)
+{
+    temp_drop_in(schema, x);
+}
+
 void store_session_temp_drop(void)
 {
     const char *schema = store_session_temp_schema(false);
-    if (!schema)
-        return;
-    StoreTxn *x = store__txn_current();
-    bool own = x == NULL;
-    if (own)
-        x = store_txn_begin();
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        temp_drop_in(schema, x);
-        err_pop(&jmp);
-    } else {
-        if (own)
-            store_txn_rollback(x);
-        err_rethrow();
-    }
-    if (own)
-        store_txn_commit(x);
+    if (schema)
+        in_txn(temp_drop_cb, (void *)schema);
 }
 
 void store_session_temp_end(void)
