@@ -15,7 +15,9 @@
  *
  * Write conflicts: a writer takes the table's write lock (waiting for the
  * holder to commit or roll back), so when it examines a row's xmax every
- * other change to the row is committed. A deletion committed after the
+ * other change to the row is committed — or decided: a commit that passed
+ * the lock on before publishing (txn.c "Commit handoff") leaves its marks,
+ * and the writer waits for their publication. A deletion committed after the
  * writer's snapshot is a concurrent update: REPEATABLE READ raises 40001,
  * READ COMMITTED follows the `next` links to the newest version and hands
  * it back (STORE_WRITE_MOVED) for the executor to re-check, as PostgreSQL's
@@ -74,7 +76,11 @@ void store_txn_set_isolation(StoreTxn *x, StoreIsolation iso)
 }
 
 StoreIsolation store_txn_isolation(const StoreTxn *x) { return x->iso; }
-void store_txn_set_synchronous_commit(StoreTxn *x, bool on) { x->sync_commit = on; }
+void store_txn_set_synchronous_commit(StoreTxn *x, bool on)
+{
+    x->sync_commit = on;
+    x->sync_forced = true;
+}
 uint64_t store_txn_id(const StoreTxn *x) { return x->id; }
 bool store_txn_has_writes(const StoreTxn *x)
 {
@@ -178,12 +184,15 @@ void store__undo_commit(StoreTxn *x, uint64_t seq)
             atomic_store(store__xmax_of(t, u->from), seq);
         }
     }
-    /* Publish the rows: `committed` covers them only now that xmin is set. */
+    /* Publish the rows: `committed` covers them only now that xmin is set.
+     * A commit that passed its write lock on ends at the rows it had then:
+     * the next writer's rows follow (txn.c "Commit handoff"). */
     for (int i = 0; i < x->nrefs; i++) {
-        StoreTable *t = x->refs[i].table;
-        if (!x->refs[i].writing || t->data_freed)
+        const StoreTxnRef *r = &x->refs[i];
+        StoreTable *t = r->table;
+        if (!r->writing || t->data_freed)
             continue;
-        uint64_t n = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+        uint64_t n = r->handed_off ? r->end_row : atomic_load_explicit(&t->nrows, memory_order_relaxed);
         atomic_store_explicit(&t->committed, n, memory_order_release);
     }
     for (int i = 0; i < x->nundo; i++) {
@@ -257,6 +266,7 @@ static StoreWriteResult check_conflict(StoreTable *t, StoreTxn *x, uint64_t row,
 {
     uint64_t self = STORE_XMAX_MARK | x->id;
     uint64_t snap = store__txn_snapshot(x);
+    bool waited = false;
     for (;;) {
         uint64_t xm = atomic_load(store__xmax_of(t, row));
         if (xm == 0) {
@@ -266,7 +276,16 @@ static StoreWriteResult check_conflict(StoreTable *t, StoreTxn *x, uint64_t row,
         }
         if (xm == self)
             return STORE_WRITE_GONE;  /* already deleted/updated by this transaction */
-        ERR_ASSERT(!(xm & STORE_XMAX_MARK));  /* another writer cannot hold the lock */
+        if (xm & STORE_XMAX_MARK) {
+            /* A commit that passed the write lock on (txn.c "Commit
+             * handoff"), not yet published: wait for it, then go on as
+             * after any commit. While we hold the lock nobody else marks
+             * rows of t, so one wait leaves only committed marks. */
+            ERR_ASSERT(!waited);
+            store__txn_wait_published(x, t);
+            waited = true;
+            continue;
+        }
         if (xm <= snap)
             return STORE_WRITE_GONE;  /* deleted before our snapshot: not ours to see */
         if (x->iso == STORE_REPEATABLE_READ)
@@ -301,7 +320,7 @@ void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t nex
 StoreWriteResult store_row_delete(StoreTable *t, StoreTxn *x, uint64_t rowid, uint64_t *newest)
 {
     ERR_ASSERT(x != NULL);
-    store__txn_acquire_write(x, t);
+    store__txn_acquire_write_dml(x, t);
     check_rowid(t, x, rowid);
     StoreWriteResult r = check_conflict(t, x, rowid, newest);
     if (r != STORE_WRITE_OK)
@@ -315,7 +334,7 @@ StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, co
                                   uint32_t row, uint64_t *newest)
 {
     ERR_ASSERT(x != NULL);
-    store__txn_acquire_write(x, t);
+    store__txn_acquire_write_dml(x, t);
     check_rowid(t, x, rowid);
     StoreWriteResult r = check_conflict(t, x, rowid, newest);
     if (r != STORE_WRITE_OK)
@@ -482,9 +501,9 @@ bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, cons
 static bool row_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_t r)
 {
     uint64_t committed = atomic_load(&t->committed);
-    bool own = x && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x;
     if (r >= committed) {
-        if (!own || r >= atomic_load(&t->nrows))
+        /* Past the committed rows: x's own, or a committing one's. */
+        if (r < store__txn_own_first(t, x) || r >= atomic_load(&t->nrows))
             return false;
     } else if (row_xmin(t, r) > snap) {
         return false;

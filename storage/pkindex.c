@@ -443,11 +443,20 @@ static bool pk_row_dead(const StoreTable *t, uint64_t row, uint64_t self)
     return x != 0 && (!(x & STORE_XMAX_MARK) || x == self);
 }
 
-void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
+/* Whether the row holding an indexed key is deleted by another transaction
+ * than self: one whose commit passed the write lock on (txn.c), since the
+ * inserter holds the lock. */
+static bool pk_row_committing(const StoreTable *t, uint64_t row, uint64_t self)
+{
+    uint64_t x = atomic_load(store__xmax_of(t, row));
+    return (x & STORE_XMAX_MARK) && x != self;
+}
+
+bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
                             uint64_t self_mark)
 {
     if (!pk_change_begin(t))
-        return;  /* replay: history already checked; the index is built later */
+        return true;  /* replay: history already checked; the index is built later */
     store__pk_reserve(&t->pk, limit);  /* again: a deferred build just sized it */
     PkSrc s = {t, b, base};
     StorePkIndex *pk = &t->pk;
@@ -481,6 +490,8 @@ void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32
                     pk->slots[moved[2 * m]].row = moved[2 * m + 1];
                 free(moved);
                 store__pk_remove_batch(t, b, base, i);
+                if (other < base && pk_row_committing(t, other, self_mark))
+                    return false;
                 raise_duplicate(&s, row);
             }
             j = (j + 1) & mask;
@@ -491,6 +502,7 @@ void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32
         }
     }
     free(moved);
+    return true;
 }
 
 void store__pk_reinsert_row(StoreTable *t, uint64_t row)

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1138,13 +1139,37 @@ static void bg_checkpoint_once(void)
     }
 }
 
+/* Asynchronous commits (synchronous_commit = off) don't flush the WAL:
+ * the thread flushes what they wrote every STORE_WAL_WRITER_DELAY_MS, as
+ * PostgreSQL's WAL writer (wal_writer_delay, 200 ms), so such a commit is
+ * durable at most a few hundred ms after it was acknowledged. */
+#define STORE_WAL_WRITER_DELAY_MS 200
+
+static void bg_wait(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += STORE_WAL_WRITER_DELAY_MS * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    while (!bg.request && !bg.stop)
+        if (pthread_cond_timedwait(&bg.cond, &bg.mu, &ts) == ETIMEDOUT) {
+            pthread_mutex_unlock(&bg.mu);
+            store__wal_sync();  /* no-op when everything written is flushed */
+            pthread_mutex_lock(&bg.mu);
+            return;
+        }
+}
+
 static void *bg_main(void *arg)
 {
     (void)arg;
     pthread_mutex_lock(&bg.mu);
     for (;;) {
         while (!bg.request && !bg.stop)
-            pthread_cond_wait(&bg.cond, &bg.mu);
+            bg_wait();
         if (bg.stop)
             break;
         bg.request = false;

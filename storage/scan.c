@@ -83,8 +83,13 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
     s->committed = atomic_load_explicit(&t->committed, memory_order_acquire);
     s->visible = store__visible_prefix(t, s->committed, s->snapshot);
     s->own_to = s->own_from = s->committed;
-    if (txn && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == txn)
+    uint64_t own_first = store__txn_own_first(t, txn);
+    if (own_first != UINT64_MAX) {
+        /* Rows between `committed` and the writer's first are a committing
+         * predecessor's (txn.c "Commit handoff"): not visible. */
+        s->own_from = own_first;
         s->own_to = atomic_load_explicit(&t->nrows, memory_order_acquire);
+    }
     return s;
 }
 

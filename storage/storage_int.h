@@ -248,6 +248,10 @@ struct StoreTable {
 
     /* Under store_g.lock. */
     StoreTxn *writer;      /* holder of the write lock, NULL = none */
+    uint64_t writer_first; /* the writer's first row: nrows when it took the lock (rows
+                              between `committed` and here are committing predecessors') */
+    uint64_t handoff_seq;  /* commit sequence of the last writer that passed the lock on
+                              before its rows were published (txn.c "Commit handoff") */
     int nscans_notxn;      /* open scans without a transaction */
     bool dropping;         /* store_table_drop is waiting for users */
     bool dropped;          /* gone from the catalog; header kept until store_close */
@@ -318,6 +322,8 @@ typedef struct StoreTxnRef {
     int nscans;
     bool writing;
     StoreHeapMark heap_mark;  /* heap position at the first append */
+    bool handed_off;          /* commit passed the write lock on (txn.c); rows end at end_row */
+    uint64_t end_row;         /* handed_off: t's nrows then, where this commit's rows end */
     int level;                /* savepoints open when made / writing began / the */
     int write_level;          /* exclusive lock was granted: ROLLBACK TO one of */
     int excl_level;           /* them releases what came after (txn.c) */
@@ -328,6 +334,7 @@ struct StoreTxn {
     uint64_t id;           /* unique per begin (xmax marks) */
     StoreIsolation iso;
     bool sync_commit;
+    bool sync_forced;      /* store_txn_set_synchronous_commit called: the session's setting is not read */
     bool has_snapshot;     /* a statement began: snapshot fixed */
     bool stmt_started;     /* some statement began (SET TRANSACTION too late) */
     uint64_t snapshot;     /* commit sequences <= snapshot are visible */
@@ -528,8 +535,11 @@ void store__pk_reserve(StorePkIndex *pk, uint64_t extra);
  * A key already present (in the table or earlier in the batch) removes the
  * batch's keys again and raises 23505 — unless the row holding it is deleted
  * (committed, or by self_mark): the entry then moves to the new row. Caller
- * holds t->pk_lock exclusively; on error it is still held. */
-void store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
+ * holds t->pk_lock exclusively; on error it is still held. Returns false,
+ * with none of the batch's keys in, when a key's row is deleted by another
+ * transaction — a commit that passed the write lock on (txn.c): the caller
+ * waits for its publication and tries again. */
+bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
                             uint64_t self_mark);
 /* Remove the keys of the batch's active rows [0, n) inserted as rows base+i. */
 void store__pk_remove_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t n);
@@ -546,8 +556,27 @@ void store__pk_recovered(StoreTable *t);
 
 /* ---- txn.c ---- */
 /* Take t's write lock for txn (waits; raises 40P01 on deadlock, 42P01 when
- * the table was dropped). Records the heap mark at the first append. */
+ * the table was dropped). Records the heap mark and first row at the first
+ * append. store__txn_acquire_write also waits until the rows of commits that
+ * passed the lock on are published (bulk loads, VACUUM, ON CONFLICT, replay
+ * need rows >= `committed` to be their own); the _dml form (INSERT, UPDATE,
+ * DELETE) does not: it waits only where it meets such a commit's marks
+ * (store__txn_wait_published). */
 void store__txn_acquire_write(StoreTxn *txn, StoreTable *t);
+void store__txn_acquire_write_dml(StoreTxn *txn, StoreTable *t);
+/* Commit handoff (txn.c): after x's COMMIT record is written (sequence
+ * seq) and before it is flushed and published, pass the write locks of
+ * its plain DML on, so the next writer of a table works while this commit
+ * waits for its fsync — its flush can then be shared (group commit). */
+void store__txn_handoff(StoreTxn *x, uint64_t seq);
+/* Wait until every commit that passed t's write lock on is published (its
+ * marks are commit sequences, its rows below `committed`). Short: such a
+ * commit only waits for the WAL flush and for earlier commits. Raises
+ * 57014 on cancel, 55P03 past me's lock_timeout. */
+void store__txn_wait_published(StoreTxn *me, StoreTable *t);
+/* First row of t that x appended while holding its write lock
+ * (UINT64_MAX when x is not t's writer). */
+uint64_t store__txn_own_first(const StoreTable *t, const StoreTxn *x);
 /* Register / unregister a scan (txn may be NULL). */
 void store__txn_scan_register(StoreTxn *txn, StoreTable *t);
 void store__txn_scan_unregister(StoreTxn *txn, uint64_t gen, StoreTable *t);

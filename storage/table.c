@@ -745,25 +745,37 @@ static void check_batch_shape(const StoreTable *t, const Batch *b)
  * exclusively. On success the lock is still held: the caller copies the
  * rows before releasing it, so a concurrent point lookup never compares a
  * key against a row whose values are not written yet. On error (23505)
- * the batch's keys are gone and the lock is released. */
-__attribute__((noinline)) static void pk_insert_locked(StoreTable *t, const Batch *b,
-                                                       uint64_t base, uint32_t limit,
-                                                       uint64_t self)
+ * the batch's keys are gone and the lock is released. A key deleted by a
+ * commit that passed the write lock on waits (lock released) for its
+ * publication, then the batch tries again. */
+__attribute__((noinline)) static void pk_insert_locked(StoreTable *t, StoreTxn *x,
+                                                       const Batch *b, uint64_t base,
+                                                       uint32_t limit)
 {
-    pthread_rwlock_wrlock(&t->pk_lock);
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        store__pk_reserve(&t->pk, limit);
-        store__pk_insert_batch(t, b, base, limit, self);  /* 23505 leaves no key behind */
-        err_pop(&jmp);
-    } else {
+    uint64_t self = STORE_XMAX_MARK | x->id;
+    for (;;) {
+        pthread_rwlock_wrlock(&t->pk_lock);
+        bool placed = false;
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            store__pk_reserve(&t->pk, limit);
+            placed = store__pk_insert_batch(t, b, base, limit, self);  /* 23505 leaves no key behind */
+            err_pop(&jmp);
+        } else {
+            pthread_rwlock_unlock(&t->pk_lock);
+            err_rethrow();
+        }
+        if (placed)
+            return;
+        /* A key deleted by a commit that passed the write lock on and is
+         * not published yet: once it is, the key is free. */
         pthread_rwlock_unlock(&t->pk_lock);
-        err_rethrow();
+        store__txn_wait_published(x, t);
     }
 }
 
 /* Checks, reservations, keys and copies of one append (write lock held). */
-static void append_rows(StoreTable *t, const Batch *b, uint64_t base, uint64_t self)
+static void append_rows(StoreTable *t, StoreTxn *x, const Batch *b, uint64_t base)
 {
     if (base + b->count > STORE_MAX_ROWS)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "table \"%s\" is full (%llu rows)", t->name,
@@ -774,7 +786,7 @@ static void append_rows(StoreTable *t, const Batch *b, uint64_t base, uint64_t s
     reserve_strings(t, b);
     uint32_t limit = null_row >= 0 ? (uint32_t)null_row : b->count;
     if (t->npkey > 0) {
-        pk_insert_locked(t, b, base, limit, self);
+        pk_insert_locked(t, x, b, base, limit);
         if (null_row >= 0) {
             store__pk_remove_batch(t, b, base, limit);
             pthread_rwlock_unlock(&t->pk_lock);
@@ -796,7 +808,7 @@ __attribute__((noinline)) static void append_try(StoreTable *t, StoreTxn *x, con
 {
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        append_rows(t, b, base, STORE_XMAX_MARK | x->id);
+        append_rows(t, x, b, base);
         err_pop(&jmp);
     } else {
         x->nundo = slot;
@@ -996,7 +1008,7 @@ void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
         return;
     }
     ERR_ASSERT(b->count <= VEC_CAPACITY);  /* one WAL record per batch */
-    store__txn_acquire_write(txn, t);
+    store__txn_acquire_write_dml(txn, t);
     store__append_locked(t, txn, b);
 }
 

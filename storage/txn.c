@@ -2,10 +2,12 @@
  * txn.c — transactions and the lock manager of the in-memory store.
  *
  * The model (storage.h): a writer takes a table's write lock at its first
- * append and keeps it to commit or rollback, so there is one writer per
- * table at a time; readers never wait for writers. Commit publishes the
- * table's new row count; rollback truncates the rows the transaction
- * appended and removes their keys from the pk index.
+ * append and keeps it to rollback, or to commit — to the commit's WAL
+ * record for plain DML, which then passes it on while it waits for the
+ * flush ("Commit handoff" below) — so there is one writer per table at a
+ * time; readers never wait for writers. Commit publishes the table's new
+ * row count; rollback truncates the rows the transaction appended and
+ * removes their keys from the pk index.
  *
  * Table locks as PostgreSQL's: a transaction's reference to a table
  * (StoreTxnRef, made by its first scan or write) is its lock, held to its
@@ -107,6 +109,7 @@ StoreTxn *store_txn_begin(void)
     x->id = id;  /* never goes backwards, across restarts too (control.c) */
     x->iso = STORE_READ_COMMITTED;
     x->sync_commit = store__sync_commit_default();
+    x->sync_forced = false;
     x->has_snapshot = x->stmt_started = false;
     x->snapshot = 0;
     x->nundo = x->nsaves = 0;
@@ -293,7 +296,47 @@ static _Noreturn void raise_deadlock(const StoreTable *t)
     err_throw();
 }
 
-void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
+/* Under store_g.lock: until the commits that passed t's write lock on
+ * are published (txn_end broadcasts store_g.cond after each). They never
+ * wait for a lock, so this cannot deadlock; as any lock wait it honours
+ * cancel, statement_timeout and lock_timeout (released and raised). */
+static void wait_published_locked(StoreTxn *me, StoreTable *t)
+{
+    LockWait w = {.me = me};
+    while (t->handoff_seq > atomic_load(&store_g.visible_seq)) {
+        if (interrupt_pending()) {
+            store__unlock();
+            err_check_interrupts();  /* raises 57014 (unless the flag just went) */
+            store__lock();
+            continue;
+        }
+        if (!txn_sleep(&w)) {
+            store__unlock();
+            store__raise_lock_timeout();
+        }
+    }
+}
+
+void store__txn_wait_published(StoreTxn *me, StoreTable *t)
+{
+    store__lock();
+    wait_published_locked(me, t);
+    store__unlock();
+}
+
+uint64_t store__txn_own_first(const StoreTable *t, const StoreTxn *x)
+{
+    if (!x || __atomic_load_n(&t->writer, __ATOMIC_RELAXED) != x)
+        return UINT64_MAX;
+    return t->writer_first;  /* written under the lock by x's own thread */
+}
+
+static void acquire_write(StoreTxn *x, StoreTable *t, bool dml);
+
+void store__txn_acquire_write(StoreTxn *x, StoreTable *t) { acquire_write(x, t, false); }
+void store__txn_acquire_write_dml(StoreTxn *x, StoreTable *t) { acquire_write(x, t, true); }
+
+static void acquire_write(StoreTxn *x, StoreTable *t, bool dml)
 {
     txn_ref_reserve(x);
     LockWait w = {.me = x};
@@ -320,13 +363,53 @@ void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
             store__raise_lock_timeout();
         }
     }
+    if (!dml)
+        wait_published_locked(x, t);  /* may raise: the lock is x's until it ends */
     StoreTxnRef *r = txn_ref_get(x, t);
     if (!r->writing) {
         r->writing = true;
+        r->handed_off = false;
         r->write_level = x->nsaves;
         r->heap_mark = store__heap_mark(&t->heap);
+        t->writer_first = atomic_load_explicit(&t->nrows, memory_order_relaxed);
         __atomic_store_n(&t->writer, x, __ATOMIC_RELAXED);
     }
+    store__unlock();
+}
+
+/* ---- Commit handoff ----
+ * A commit holds its tables' write locks until its rows are published, and
+ * publication waits for the WAL flush: one fsync per commit while the next
+ * writer of the same table waits (TPC-B's every transaction writes
+ * pgbench_accounts). So once the COMMIT record is written — the commit is
+ * decided, only its flush and publication are left — the write locks of
+ * plain INSERT/UPDATE/DELETE pass on. The next writer appends after the
+ * committing rows (its own start at writer_first), and when it meets their
+ * marks (an UPDATE of the same row, an INSERT of a key they deleted) waits
+ * for their publication (store__txn_wait_published) and goes on as after
+ * any concurrent commit. Its own commit comes later in the WAL, so it is
+ * published later: `committed` still grows as a prefix. Bulk loads and
+ * TRUNCATE (which install runs or swap generations after the record) and
+ * ACCESS EXCLUSIVE holders keep their locks to the end. */
+void store__txn_handoff(StoreTxn *x, uint64_t seq)
+{
+    if (x->bulk)
+        return;
+    store__lock();
+    bool any = false;
+    for (int i = 0; i < x->nrefs; i++) {
+        StoreTxnRef *r = &x->refs[i];
+        StoreTable *t = r->table;
+        if (!r->writing || t->writer != x || t->excl_txn == x || t->trunc_txn == x)
+            continue;
+        r->handed_off = true;
+        r->end_row = atomic_load_explicit(&t->nrows, memory_order_relaxed);
+        t->handoff_seq = seq;
+        __atomic_store_n(&t->writer, NULL, __ATOMIC_RELAXED);
+        any = true;
+    }
+    if (any)
+        pthread_cond_broadcast(&store_g.cond);
     store__unlock();
 }
 
@@ -674,7 +757,7 @@ static void txn_end(StoreTxn *x, bool commit)
     store__lock();
     for (int i = 0; i < x->nrefs; i++) {
         StoreTable *t = x->refs[i].table;
-        if (x->refs[i].writing)
+        if (x->refs[i].writing && t->writer == x)  /* else passed on (handoff) */
             __atomic_store_n(&t->writer, NULL, __ATOMIC_RELAXED);
         if (t->excl_txn == x)
             t->excl_txn = NULL;  /* ACCESS EXCLUSIVE ends with its holder */

@@ -379,6 +379,11 @@ void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq);
 void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq)
 {
     pthread_mutex_lock(&wal.mu);
+    /* Not under a running fdatasync of the old file (the checkpointer's
+     * flush of asynchronous commits may be one): it would sync a closed
+     * or reused descriptor and count its bytes as flushed in the new. */
+    while (wal.flushing)
+        pthread_cond_wait(&wal.cond, &wal.mu);
     int old = wal.fd;
     wal.fd = fd;
     wal.written = wal.flushed = size;
@@ -529,6 +534,16 @@ static uint64_t wal_append_commit(StoreTxn *x, uint8_t *copy_buf, uint64_t *end)
     return seq;
 }
 
+/* Whether x's commit waits for the flush: synchronous_commit of x's
+ * session (any value but "off", as PostgreSQL without standbys), unless
+ * store_txn_set_synchronous_commit said otherwise. */
+static bool txn_sync_commit(const StoreTxn *x)
+{
+    if (x->sync_forced || !x->guc || !guc_canonical_name("synchronous_commit"))
+        return x->sync_commit;
+    return strcmp(guc_show(x->guc, "synchronous_commit"), "off") != 0;
+}
+
 uint64_t store__wal_commit(StoreTxn *x)
 {
     if (store_g.replaying) {
@@ -542,11 +557,17 @@ uint64_t store__wal_commit(StoreTxn *x)
         return 0;
     wal_reserve(x, STORE_WAL_HEADER + 8);  /* before the lock: may raise */
     uint8_t *copy_buf = x->wal_spilled ? store__malloc(WAL_COPY_BYTES) : NULL;
+    bool sync = txn_sync_commit(x);
     pthread_mutex_lock(&wal.mu);
     uint64_t end = 0;
     uint64_t seq = wal_append_commit(x, copy_buf, &end);
+    pthread_mutex_unlock(&wal.mu);
     free(copy_buf);
-    if (x->sync_commit && wal_fsync_enabled())
+    /* Decided: the next writers of x's tables may go on (txn.c "Commit
+     * handoff"); their commits can share this one's flush. */
+    store__txn_handoff(x, seq);
+    pthread_mutex_lock(&wal.mu);
+    if (sync && wal_fsync_enabled())
         wal_wait_flushed(end);
     else if (wal.flushed < end && !wal_fsync_enabled())
         wal.flushed = end;
