@@ -6,6 +6,7 @@
  * pg_encoding_to_char, has_*_privilege, current_schema(s),
  * current_database, current_user / session_user, pg_backend_pid,
  * current_setting / set_config, pg_is_in_recovery, relation sizes,
+ * pg_my_temp_schema / pg_is_other_temp_schema,
  * pg_size_pretty, txid_current / pg_current_xact_id (and _if_assigned).
  *
  * They answer from the same sources as the pg_catalog virtual tables
@@ -762,6 +763,42 @@ static void k_backend_pid(const FuncCallCtx *ctx, Vector *const *args, Vector *r
         vec_set_value(res, ROW(ctx, i), &out);
 }
 
+/* ---------- temporary schemas ---------- */
+
+/* pg_my_temp_schema(): the OID of the session's pg_temp_N (as pg_namespace
+ * shows it), 0 until its first temporary relation took one. */
+static void k_my_temp_schema(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
+{
+    (void)args;
+    const char *own = store_session_temp_schema(false);
+    Value out = {.is_null = false, .u.i32 = (int32_t)(own ? exec_catalog_schema_oid(own) : 0)};
+    for (uint32_t i = 0; i < ctx->count; i++)
+        vec_set_value(res, ROW(ctx, i), &out);
+}
+
+/* pg_is_other_temp_schema(oid): whether oid is another live session's
+ * temporary schema (PostgreSQL's isOtherTempNamespace; false for the
+ * session's own, for other schemas and for no schema at all). */
+static void k_is_other_temp_schema(const FuncCallCtx *ctx, Vector *const *args, Vector *res)
+{
+    const char *own = store_session_temp_schema(false);
+    StoreSchemaInfo *sch;
+    int n = store_catalog_schemas(ctx->arena, &sch);
+    for (uint32_t i = 0; i < ctx->count; i++) {
+        uint32_t row = ROW(ctx, i);
+        Value v = arg_at(args, 0, row);
+        if (v.is_null) {
+            vec_set_null(res, row);
+            continue;
+        }
+        Value out = {.is_null = false, .u.b = false};
+        for (int k = 0; k < n && !out.u.b; k++)
+            out.u.b = store_schema_is_temp(sch[k].name) && (!own || strcmp(sch[k].name, own) != 0) &&
+                      exec_catalog_schema_oid(sch[k].name) == (uint32_t)v.u.i32;
+        vec_set_value(res, row, &out);
+    }
+}
+
 /* ---------- transaction ids (txid_current & co) ---------- */
 
 /* The id txid_current() handed out last on this thread: with
@@ -978,6 +1015,8 @@ const FuncDesc exec__funcs_catalog[] = {
     {"current_schema", 0, {0}, TYPE_TEXT, STABLE, k_current_schema, 1402},
     {"current_schemas", 1, {TYPE_BOOL}, TYPE_TEXT_ARRAY, STRICT_STABLE, k_current_schemas, 1403},
     {"pg_backend_pid", 0, {0}, TYPE_INT4, STABLE, k_backend_pid, 2026},
+    {"pg_my_temp_schema", 0, {0}, TYPE_OID, STRICT_STABLE, k_my_temp_schema, 2854},
+    {"pg_is_other_temp_schema", 1, {T_OID}, TYPE_BOOL, STRICT_STABLE, k_is_other_temp_schema, 2855},
     {"pg_postmaster_start_time", 0, {0}, TYPE_TIMESTAMPTZ, STABLE, k_postmaster_start_time, 2560},
     {"inet_server_addr", 0, {0}, TYPE_TEXT, STABLE, k_null, 2198},
     {"inet_server_port", 0, {0}, TYPE_INT4, STABLE, k_server_port, 2199},

@@ -610,6 +610,7 @@ typedef struct IntoClause {
     List *col_names;         /* char * */
     List *options;           /* DefElem: WITH (storage params) */
     bool skip_data;          /* WITH NO DATA */
+    int oncommit;            /* ON COMMIT, as CreateStmt.oncommit (CREATE TABLE AS only) */
 } IntoClause;
 
 /* ---------- statements ---------- */

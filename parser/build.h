@@ -264,7 +264,7 @@ Node *parse__index_elem(ParseCtx *pc, const char *name, Node *expr, const ParseI
 /* second wave: DDL and utility statements (build_ddl.c, build_util.c) */
 Node *parse__create2(ParseCtx *pc, Node *relation, List *elts, bool if_not_exists, char persistence,
                      List *options, int oncommit, int location);
-Node *parse__into_target(ParseCtx *pc, Node *relation, List *cols, List *options);
+Node *parse__into_target(ParseCtx *pc, Node *relation, List *cols, List *options, int oncommit);
 Node *parse__create_as(ParseCtx *pc, Node *into, char persistence, Node *query, bool skip_data,
                        bool if_not_exists, ObjectType type, int location);
 Node *parse__constraint_collate(ParseCtx *pc, List *name, int location);

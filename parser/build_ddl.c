@@ -27,12 +27,13 @@ Node *parse__create2(ParseCtx *pc, Node *relation, List *elts, bool if_not_exist
     return &s->node;
 }
 
-Node *parse__into_target(ParseCtx *pc, Node *relation, List *cols, List *options)
+Node *parse__into_target(ParseCtx *pc, Node *relation, List *cols, List *options, int oncommit)
 {
     IntoClause *i = PARSE_NEW(pc, IntoClause, relation->location);
     i->rel = (RangeVar *)relation;
     i->col_names = cols;
     i->options = options;
+    i->oncommit = oncommit;
     return &i->node;
 }
 

@@ -545,10 +545,12 @@ create_stmt(A) ::= CREATE(K) opttemp(P) TABLE IF NOT EXISTS qualified_name(R) LP
 
 create_as_stmt(A) ::= CREATE(K) opttemp(P) TABLE create_as_target(T) AS select_stmt(S) opt_with_data(D). { A = parse__create_as(pctx, T, P, S, D, false, OBJECT_TABLE, K.offset); }
 create_as_stmt(A) ::= CREATE(K) opttemp(P) TABLE IF NOT EXISTS create_as_target(T) AS select_stmt(S) opt_with_data(D). { A = parse__create_as(pctx, T, P, S, D, true, OBJECT_TABLE, K.offset); }
-create_as_stmt(A) ::= CREATE(K) MATERIALIZED VIEW create_as_target(T) AS select_stmt(S) opt_with_data(D). { A = parse__create_as(pctx, T, 'p', S, D, false, OBJECT_MATVIEW, K.offset); }
-create_as_stmt(A) ::= CREATE(K) MATERIALIZED VIEW IF NOT EXISTS create_as_target(T) AS select_stmt(S) opt_with_data(D). { A = parse__create_as(pctx, T, 'p', S, D, true, OBJECT_MATVIEW, K.offset); }
+create_as_stmt(A) ::= CREATE(K) MATERIALIZED VIEW create_mv_target(T) AS select_stmt(S) opt_with_data(D). { A = parse__create_as(pctx, T, 'p', S, D, false, OBJECT_MATVIEW, K.offset); }
+create_as_stmt(A) ::= CREATE(K) MATERIALIZED VIEW IF NOT EXISTS create_mv_target(T) AS select_stmt(S) opt_with_data(D). { A = parse__create_as(pctx, T, 'p', S, D, true, OBJECT_MATVIEW, K.offset); }
 
-create_as_target(A) ::= qualified_name(R) opt_name_list(C) opt_with_params(O). { A = parse__into_target(pctx, R, C, O); }
+/* PostgreSQL's create_as_target takes ON COMMIT, create_mv_target not. */
+create_as_target(A) ::= qualified_name(R) opt_name_list(C) opt_with_params(O) on_commit(X). { A = parse__into_target(pctx, R, C, O, X); }
+create_mv_target(A) ::= qualified_name(R) opt_name_list(C) opt_with_params(O). { A = parse__into_target(pctx, R, C, O, 0); }
 
 %type opt_with_data {bool}
 opt_with_data(A) ::= WITH DATA.     { A = false; }

@@ -302,6 +302,9 @@ static bool print_from_ext(ParseOut *o, const Node *n)
             names(o, i->col_names);
         LC("with", i->options);
         flag(o, i->skip_data, " no-data");
+        static const char *const on_commit[] = {"", " on-commit-preserve", " on-commit-delete", " on-commit-drop"};
+        if (i->oncommit > 0 && i->oncommit < 4)
+            P(on_commit[i->oncommit]);
         P(")");
         return true;
     }

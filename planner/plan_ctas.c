@@ -1,5 +1,6 @@
 /*
- * plan_ctas.c — CREATE TABLE name [(cols)] AS query [WITH [NO] DATA],
+ * plan_ctas.c — CREATE [TEMP] TABLE name [(cols)] [ON COMMIT ...] AS query
+ * [WITH [NO] DATA],
  * CREATE TABLE IF NOT EXISTS ... AS, and SELECT ... INTO name (which
  * PostgreSQL turns into CREATE TABLE AS).
  *
@@ -14,7 +15,9 @@
  * no rows were asked for (WITH NO DATA) or IF NOT EXISTS found the table.
  *
  * Not supported: CREATE MATERIALIZED VIEW, CREATE TABLE ... AS EXECUTE,
- * storage parameters (WITH (...)); TEMP / UNLOGGED make ordinary tables.
+ * storage parameters (WITH (...)); UNLOGGED makes an ordinary table. TEMP
+ * makes a temporary one (the session's pg_temp_N), with ON COMMIT as
+ * CREATE TEMP TABLE's (executor/temp.c).
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -63,6 +66,13 @@ static Plan *plan_ctas(Binder *b, const IntoClause *into, const SelectStmt *quer
     UtilityStmt *u = MEM_NEW(b->arena, UtilityStmt);
     u->kind = UTIL_CREATE_TABLE_AS;
     u->schema_name = plan__creation_schema_p(b, into->rel->schemaname, into->rel->relpersistence, -1);
+    /* Unlike CREATE TABLE's (plan_utility.c), on the TEMP keyword alone:
+     * PostgreSQL's DefineRelation checks it before it makes a relation in
+     * pg_temp temporary, and CREATE TABLE AS has no transformCreateStmt to
+     * do that first (so CREATE TABLE pg_temp.t ON COMMIT ... AS is 42P16). */
+    if (into->oncommit != 0 && into->rel->relpersistence != 't')
+        err_raise(ERRCODE_INVALID_TABLE_DEFINITION, "ON COMMIT can only be used on temporary tables");
+    u->on_commit = into->oncommit == 1 ? 0 : into->oncommit;   /* executor/temp.c */
     u->table_name = into->rel->relname;
     u->if_not_exists = if_not_exists;
     u->ctas_plan = q;

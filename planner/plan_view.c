@@ -9,6 +9,10 @@
  * change to the executor as UTIL_VIEW (executor/utility_view.c). A reference
  * to a view in FROM parses its text again and plans it as a subquery with
  * the view's column names (PostgreSQL rewrites views the same way).
+ * A view whose query names a temporary relation (the session's pg_temp_N,
+ * seen as store_temp_lookups growing while the query is planned) is
+ * temporary itself, as PostgreSQL makes it: NOTICE `view "v" will be a
+ * temporary view`, and 42P16 when a permanent schema was named.
  */
 #define STRATA_PLANNER_INTERNAL
 #include "planner/planner_int.h"
@@ -117,20 +121,36 @@ static void check_replace(Binder *b, const ViewDef *old, const SelectResult *r, 
     }
 }
 
+/* The schema of the view: a query that names a temporary relation makes
+ * it temporary, with PostgreSQL's NOTICE (DefineView), unless TEMP said so
+ * already; a schema given must then be the session's temporary one. */
+static const char *view_schema(Binder *b, const ViewStmt *vs, bool uses_temp)
+{
+    char persistence = vs->view->relpersistence;
+    if (persistence != 't' && uses_temp) {
+        err_notice(ERR_SEV_NOTICE, ERRCODE_SUCCESSFUL_COMPLETION, "view \"%s\" will be a temporary view",
+                   vs->view->relname);
+        persistence = 't';
+    }
+    return plan__creation_schema_p(b, vs->view->schemaname, persistence, -1);
+}
+
 Plan *plan__create_view(Binder *b, const RawStmt *raw, const ViewStmt *vs)
 {
-    const char *schema = plan__creation_schema_p(b, vs->view->schemaname, vs->view->relpersistence, -1);
+    char *sql = query_text(b, raw, vs);
+    /* The query first, as PostgreSQL: its errors come before the view's. */
+    uint64_t temp_lookups = store_temp_lookups();
+    Binder child;
+    plan__child_binder(&child, b, false);
+    SelectResult r = plan__plan_select(&child, (const SelectStmt *)vs->query);
+    plan__child_done(b, &child);
+    const char *schema = view_schema(b, vs, store_temp_lookups() != temp_lookups);
     const char *name = vs->view->relname;
     if (store_table_lookup(schema, name))
         err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
     ViewDef *old = view_find(b->arena, schema, name);
     if (old && !vs->replace)
         err_raise(ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
-    char *sql = query_text(b, raw, vs);
-    Binder child;
-    plan__child_binder(&child, b, false);
-    SelectResult r = plan__plan_select(&child, (const SelectStmt *)vs->query);
-    plan__child_done(b, &child);
     int nal = list_len(vs->aliases);
     if (nal > r.ncols)
         plan__error_at(b, ERRCODE_SYNTAX_ERROR, -1, "CREATE VIEW specifies more column names than columns");

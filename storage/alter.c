@@ -2,7 +2,8 @@
  * alter.c — ALTER TABLE ... ADD PRIMARY KEY and ADD COLUMN, transactional.
  *
  * Both take the table's write lock (no other writer until the transaction
- * ends), log a WAL record and leave an undo entry.
+ * ends), log a WAL record (none for a temporary table, wal.c) and leave an
+ * undo entry.
  *
  * ADD PRIMARY KEY checks the live rows (23502 when a key column holds a
  * NULL, 23505 "could not create unique index" on a duplicate), builds the
@@ -105,7 +106,7 @@ void store_table_add_pkey(StoreTable *t, StoreTxn *x, int npkey, const int *pkey
         t->cols[pkey[k]].not_null = true;
     t->pk_prev_not_null = prev;
     store__undo_push(x, (StoreUndo){.kind = UNDO_ADD_PKEY, .table = t});
-    if (!store_g.replaying) {
+    if (!store_g.replaying && !t->temp) {   /* temporary tables are never logged (wal.c) */
         uint32_t buf[2 + 1600];
         buf[0] = t->oid;
         buf[1] = (uint32_t)npkey;

@@ -89,6 +89,10 @@
  * run a TRUNCATE or DROP TABLE released, a load a TRUNCATE in the same
  * transaction hid); recovery registers the files replayed or attached and
  * removes every other bulk file (uncommitted loads, .tmp files of a crash).
+ *
+ * A temporary table is never bulk loaded: its COPY appends in memory as
+ * INSERT does (store_table_append, which logs nothing for it), so it has
+ * no run file at any time.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -506,7 +510,9 @@ static void writer_catch_up(StoreBulk *bk, bool all)
 
 void store_table_bulk_load(StoreTable *t, StoreTxn *x, const Batch *b)
 {
-    if (!x || store_g.replaying || b->count == 0) {
+    /* A temporary table's rows stay in memory as INSERT's do: no run file
+     * (nothing to remove at the session's end or a restart), no record. */
+    if (!x || store_g.replaying || b->count == 0 || t->temp) {
         store_table_append(t, x, b);
         return;
     }

@@ -98,6 +98,10 @@ static int cat_find(uint32_t dboid, const char *schema, const char *name, const 
     return -1;
 }
 
+static _Thread_local uint64_t tl_temp_lookups;   /* store_temp_lookups */
+
+uint64_t store_temp_lookups(void) { return tl_temp_lookups; }
+
 StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const char *name)
 {
     schema = store__schema_resolve(schema);   /* "pg_temp": the session's own */
@@ -106,6 +110,7 @@ StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const cha
     int idx = cat_find(dboid, schema, name, cur);
     StoreTable *t = idx >= 0 ? cat_tables[idx] : NULL;
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    tl_temp_lookups += t && t->temp;
     return t;
 }
 
@@ -351,6 +356,7 @@ StoreTable *store__relation_create_oid(uint32_t dboid, uint32_t oid, const char 
         store__catalog_bump_oid(oid);
     StoreTable *t = store__table_new(oid, schema, name, ncols, cols, npkey, pkey);
     t->dboid = dboid;
+    t->temp = store_schema_is_temp(schema);   /* never logged from here on (wal.c) */
     if (view_sql && !(t->view_sql = strdup(view_sql))) {
         store__table_free(t);
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
@@ -659,4 +665,5 @@ void store__temp_drop_all(void)
         }
         store_txn_commit(x);
     }
+    store__temp_seq_drop_all();   /* temporary tables' sequences: logged, the tables not */
 }

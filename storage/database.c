@@ -393,6 +393,32 @@ int store__temp_schemas_live(char (*out)[STORE_NAME_MAX], int max)
     return n;
 }
 
+void store__temp_seq_drop_all(void)
+{
+    uint32_t saved = tl_db;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        uint32_t db;
+        for (int d = 0; store_database_at(d, &db); d++) {
+            tl_db = db;   /* store_seq_in_schema looks in the thread's database */
+            for (int n = 1; n < TEMP_SLOTS; n++) {
+                char schema[STORE_NAME_MAX];
+                snprintf(schema, sizeof schema, "pg_temp_%d", n);
+                uint32_t oids[64];
+                int k;
+                while ((k = store_seq_in_schema(schema, false, oids, 64)) > 0)
+                    for (int i = 0; i < k && i < 64; i++)
+                        store_seq_drop(oids[i]);
+            }
+        }
+        err_pop(&jmp);
+    } else {
+        tl_db = saved;
+        err_rethrow();
+    }
+    tl_db = saved;
+}
+
 void store__temp_release(void)
 {
     if (tl_temp_id == 0)

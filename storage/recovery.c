@@ -645,8 +645,10 @@ void store__recover(void)
     if (wal_gen < gen)
         wal_gen = gen;
     /* Temporary tables live as long as their session, and no session
-     * survives a restart: drop (and log the drop of) every one the
-     * checkpoint or the log brought back, before any session can see it. */
+     * survives a restart. They are never logged nor checkpointed (wal.c),
+     * but a directory written before that may bring some back, and their
+     * sequences are logged: drop them all before any session can see
+     * them. */
     store__temp_drop_all();
 }
 
@@ -701,6 +703,8 @@ static void ckpt_schema(uint32_t dboid, const char *name, const char *owner, voi
 static void collect_table(StoreTable *t, void *arg)
 {
     Ckpt *c = arg;
+    if (t->temp)
+        return;  /* temporary: never in a checkpoint, no run file (wal.c) */
     if (c->n == c->cap) {
         int cap = c->cap ? c->cap * 2 : 16;
         CkptTable *p = realloc(c->tables, (size_t)cap * sizeof *p);

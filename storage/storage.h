@@ -218,8 +218,9 @@ const char *store_schema_at(int idx);
  * A session's temporary relations live in its schema pg_temp_N (N: the
  * session's number, PostgreSQL's backend id, taken at its first temporary
  * relation); "pg_temp" is the session's own in every name-based function
- * (lookups, creation). Such a relation is logged like any other but lives
- * only as long as its session: dropped when the session ends
+ * (lookups, creation). Such a relation is never logged nor checkpointed
+ * (its rows live in memory only, transactional through the undo log) and
+ * lives only as long as its session: dropped when the session ends
  * (store_session_temp_end) and at the end of recovery. Other sessions'
  * temporary relations are listed (pg_class) but never found through
  * search_path, which lists only the session's own. */
@@ -234,6 +235,11 @@ void store_session_temp_drop(void);
 /* Session end: store_session_temp_drop in a transaction of its own, then
  * the session's number is free again. Call with no transaction open. */
 void store_session_temp_end(void);
+/* How many lookups by name (store_table_lookup, store_view_lookup,
+ * store_relation_lookup) on the calling thread have found a temporary
+ * relation so far: compared before and after planning a query, whether it
+ * names one (CREATE VIEW: PostgreSQL's isQueryUsingTempRelation). */
+uint64_t store_temp_lookups(void);
 
 /* ---- roles (global, durable, transactional: storage/roles.c) ---- */
 /* Attributes of a role. In store_role_alter, -1 / NULL fields stay as they
@@ -358,7 +364,8 @@ void store_table_truncate(StoreTable *t, StoreTxn *txn);
 /* COPY FROM: append a batch as store_table_append does (same checks); a
  * load past 64K rows (into any table with no ADD COLUMN / ADD PRIMARY KEY
  * pending) writes its rows into a run file and logs one small record
- * instead of the rows (storage/bulk.c). */
+ * instead of the rows (storage/bulk.c); a temporary table's rows stay in
+ * memory, unlogged, as its INSERTs'. */
 void store_table_bulk_load(StoreTable *t, StoreTxn *txn, const Batch *batch);
 /* Nothing reads the rows the statement about to run in txn (on this
  * thread) bulk-loads while it runs (a COPY): such a load's written store

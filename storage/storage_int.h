@@ -238,6 +238,8 @@ struct StoreTable {
     char *schema;
     char *name;
     char *view_sql;        /* a view: its query's SQL text (the planner expands it); NULL = table */
+    bool temp;             /* in a temporary schema (pg_temp_N): no WAL record, no checkpoint,
+                            * no run file, ever (storage/README.md "Temporary schemas") */
     int ncols;
     StoreColumnDef *cols;  /* names and default texts malloc'd with the table */
     PhysType *phys;
@@ -703,6 +705,10 @@ const char *store__schema_resolve(const char *schema);
 int store__temp_schemas_live(char (*out)[STORE_NAME_MAX], int max);
 void store__temp_release(void);
 void store__temp_drop_all(void);
+/* Recovery's end, after store__temp_drop_all (database.c): the sequences
+ * sessions before the restart left in pg_temp_N of any database go (the
+ * WAL logs sequences, never their temporary owning tables). */
+void store__temp_seq_drop_all(void);
 uint32_t store__catalog_max_oid(void);
 void store__catalog_bump_oid(uint32_t oid);
 

@@ -26,6 +26,8 @@
  * records; replay runs the same code (store__truncate at the record, the
  * swap at the COMMIT), so row numbers after it come out identical. A crash
  * before COMMIT loses the record with the transaction: the rows are back.
+ * A temporary table's TRUNCATE writes no record (wal.c); the rest is the
+ * same, in memory.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -128,7 +130,8 @@ void store__truncate(StoreTable *t, StoreTxn *x)
     t->trunc_row = padded;
     t->trunc_block = t->heap.head;
     store__unlock();
-    store__wal_add(x, WAL_TRUNCATE, &t->oid, 4);
+    if (!t->temp)   /* temporary tables are never logged (wal.c) */
+        store__wal_add(x, WAL_TRUNCATE, &t->oid, 4);
 }
 
 void store__truncate_undo_free(StoreUndo *u)

@@ -225,9 +225,15 @@ static void put_coldef(WalPut *w, const StoreColumnDef *c)
     put_str(w, c->default_text);
 }
 
+/* Temporary tables (t->temp, in pg_temp_N) are never logged, as
+ * PostgreSQL never WAL-logs temporary relations: they live in memory only,
+ * their changes are undone through the undo log alone, and no session
+ * survives a restart to miss them. Every per-table record below returns
+ * at once for one; checkpoints skip them too (recovery.c). */
+
 void store__wal_create_table(StoreTxn *x, const StoreTable *t, int ncols)
 {
-    if (store_g.replaying)
+    if (store_g.replaying || t->temp)
         return;
     WalPut w = put_begin(x);
     put_u32(&w, t->dboid);
@@ -255,13 +261,15 @@ void store__wal_create_table(StoreTxn *x, const StoreTable *t, int ncols)
 
 void store__wal_drop_table(StoreTxn *x, const StoreTable *t)
 {
+    if (t->temp)
+        return;
     uint32_t oid = t->oid;
     store__wal_add(x, WAL_DROP_TABLE, &oid, sizeof oid);
 }
 
 void store__wal_delete(StoreTxn *x, const StoreTable *t, uint64_t row, uint64_t next)
 {
-    if (store_g.replaying)
+    if (store_g.replaying || t->temp)
         return;
     uint8_t buf[20];
     memcpy(buf, &t->oid, 4);
@@ -309,7 +317,7 @@ static void put_column(WalPut *w, const StoreTable *t, int c, const Batch *b)
 
 void store__wal_insert(StoreTxn *x, const StoreTable *t, uint64_t base, const Batch *b, int ncols)
 {
-    if (store_g.replaying || b->count == 0)
+    if (store_g.replaying || b->count == 0 || t->temp)
         return;
     ERR_ASSERT(b->count <= VEC_CAPACITY);
     WalPut w = put_begin(x);
@@ -324,7 +332,7 @@ void store__wal_insert(StoreTxn *x, const StoreTable *t, uint64_t base, const Ba
 
 void store__wal_add_column(StoreTxn *x, const StoreTable *t, int col, const Value *fill)
 {
-    if (store_g.replaying)
+    if (store_g.replaying || t->temp)
         return;
     WalPut w = put_begin(x);
     put_u32(&w, t->oid);
@@ -557,7 +565,11 @@ uint64_t store__wal_commit(StoreTxn *x)
         return 0;
     wal_reserve(x, STORE_WAL_HEADER + 8);  /* before the lock: may raise */
     uint8_t *copy_buf = x->wal_spilled ? store__malloc(WAL_COPY_BYTES) : NULL;
-    bool sync = txn_sync_commit(x);
+    /* Nothing logged but the COMMIT (only temporary tables changed: they are
+     * never logged): no flush to wait for, as PostgreSQL's commit of a
+     * transaction that wrote no WAL. The record still hands out the
+     * sequence that stamps the rows. */
+    bool sync = store__wal_pos(x) != 0 && txn_sync_commit(x);
     pthread_mutex_lock(&wal.mu);
     uint64_t end = 0;
     uint64_t seq = wal_append_commit(x, copy_buf, &end);

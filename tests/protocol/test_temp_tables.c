@@ -16,16 +16,25 @@
  * 3. (Strata only) a restart never brings one back: kill -9 with a
  *    temporary table in a checkpoint and another only in the WAL, and a
  *    clean stop with a session still holding one; permanent rows stay.
+ * 4. CREATE VIEW over a temporary table: PostgreSQL's NOTICE `view "v"
+ *    will be a temporary view`, also before the 42P16 of a permanent
+ *    schema; COPY of 100,000 rows (past the bulk threshold) into a
+ *    temporary table, rolled back and committed, with a 23505 mid-COPY;
+ *    (Strata only) neither writes WAL (under 1 KB for the COPY, its
+ *    COMMIT record, against the same COPY into a permanent table) nor,
+ *    with a CHECKPOINT, a run file of the temporary table.
  *
- * Parts 1 and 2 run against a real PostgreSQL 15 when
+ * Parts 1, 2 and 4 run against a real PostgreSQL 15 when
  * STRATA_TEST_PG_CONNINFO names one (e.g. "host=/tmp port=55631
  * user=postgres dbname=postgres") — how their expectations were checked.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tests/protocol/ptest.h"
@@ -223,6 +232,145 @@ static void phase_restart(void)
     PQfinish(c);
 }
 
+/* ---- 4. views over temporary tables (NOTICE), COPY into one, no WAL ---- */
+
+static char last_notice[512];
+
+static void keep_notice(void *arg, const char *message)
+{
+    (void)arg;
+    snprintf(last_notice, sizeof last_notice, "%s", message);
+}
+
+/* sql's notice (the last one; "" when none) and its SQLSTATE ("" when it succeeded). */
+static void notice_of(PGconn *c, const char *sql, char *notice, size_t size, char *state)
+{
+    last_notice[0] = 0;
+    PGresult *r = PQexec(c, sql);
+    snprintf(state, 6, "%s", PQresultStatus(r) == PGRES_COMMAND_OK ? "" : ptest_sqlstate(r));
+    PQclear(r);
+    snprintf(notice, size, "%s", last_notice);
+}
+
+static void phase_view_notices(PGconn *c)
+{
+    PQsetNoticeProcessor(c, keep_notice, NULL);
+    char notice[512], state[6];
+    ok(c, "CREATE TEMP TABLE nv_t (a int)");
+    notice_of(c, "CREATE VIEW nv AS SELECT a FROM nv_t", notice, sizeof notice, state);
+    CHECK_STR(notice, "NOTICE:  view \"nv\" will be a temporary view\n");
+    CHECK_STR(state, "");
+    CHECK_VALUE(c, "SELECT relpersistence FROM pg_class WHERE relname = 'nv'", "t");
+    notice_of(c, "CREATE VIEW public.nv_bad AS SELECT a FROM nv_t", notice, sizeof notice, state);
+    CHECK_STR(notice, "NOTICE:  view \"nv_bad\" will be a temporary view\n");
+    CHECK_STR(state, "42P16");
+    notice_of(c, "CREATE TEMP VIEW nv_temp AS SELECT a FROM nv_t", notice, sizeof notice, state);
+    CHECK_STR(notice, "");   /* TEMP said so: no NOTICE */
+    notice_of(c, "CREATE VIEW nv_perm AS SELECT 1 AS a", notice, sizeof notice, state);
+    CHECK_STR(notice, "");
+    ok(c, "DROP VIEW nv_perm");
+    PQsetNoticeProcessor(c, no_notices, NULL);
+}
+
+/* COPY rows [first, first + n) as "id\tv<id>" lines; returns the COPY's
+ * SQLSTATE ("" when it succeeded). */
+static const char *copy_rows(PGconn *c, const char *table, int first, int n, char *state)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "COPY %s FROM STDIN", table);
+    PGresult *r = PQexec(c, sql);
+    CHECK(PQresultStatus(r) == PGRES_COPY_IN);
+    PQclear(r);
+    PtestBuf b = {0};
+    for (int i = first; i < first + n; i++)
+        ptest_buf_printf(&b, "%d\tv%d\n", i, i);
+    CHECK(PQputCopyData(c, b.data, (int)b.len) == 1);
+    CHECK(PQputCopyEnd(c, NULL) == 1);
+    free(b.data);
+    r = PQgetResult(c);
+    snprintf(state, 6, "%s", PQresultStatus(r) == PGRES_COMMAND_OK ? "" : ptest_sqlstate(r));
+    PQclear(r);
+    while ((r = PQgetResult(c)) != NULL)
+        PQclear(r);
+    return state;
+}
+
+/* Bytes in datadir/wal (every log file). */
+static long wal_dir_bytes(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/wal", datadir);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        char f[1200];
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        if (strstr(e->d_name, ".wal") && stat(f, &st) == 0)
+            n += (long)st.st_size;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Files of datadir/checkpoint named "*.<oid>.run*". */
+static int run_files_of(const char *oid)
+{
+    char path[600], suffix[40];
+    snprintf(path, sizeof path, "%s/checkpoint", datadir);
+    snprintf(suffix, sizeof suffix, ".%s.run", oid);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += strstr(e->d_name, suffix) != NULL;
+    closedir(d);
+    return n;
+}
+
+static void phase_copy(PGconn *c)
+{
+    char state[6], oid[32], poid[32];
+    ok(c, "CREATE TEMP TABLE big_t (id int PRIMARY KEY, v text)");
+    ok(c, "CREATE TABLE big_p (id int PRIMARY KEY, v text)");
+    value(c, "SELECT 'big_t'::regclass::oid", oid, sizeof oid);
+    value(c, "SELECT 'big_p'::regclass::oid", poid, sizeof poid);
+    ok(c, "BEGIN");
+    CHECK_STR(copy_rows(c, "big_t", 1, 100000, state), "");
+    CHECK_VALUE(c, "SELECT count(*) FROM big_t", "100000");
+    ok(c, "ROLLBACK");
+    CHECK_VALUE(c, "SELECT count(*) FROM big_t", "0");
+    long w0 = wal_dir_bytes();
+    CHECK_STR(copy_rows(c, "big_t", 1, 100000, state), "");
+    long w1 = wal_dir_bytes();
+    CHECK_VALUE(c, "SELECT count(*) || ' ' || sum(id) || ' ' || max(v) FROM big_t", "100000 5000050000 v99999");
+    CHECK_STR(copy_rows(c, "big_t", 100001, 100000, state), "");
+    CHECK_STR(copy_rows(c, "big_t", 200001, 70000, state), "");
+    CHECK_STR(copy_rows(c, "big_t", 199990, 20, state), "23505");   /* 199990 is there: nothing loaded */
+    CHECK_VALUE(c, "SELECT count(*) FROM big_t", "270000");
+    if (pg_conninfo) {
+        ok(c, "DROP TABLE big_p");
+        return;
+    }
+    long w2 = wal_dir_bytes();
+    CHECK_STR(copy_rows(c, "big_p", 1, 100000, state), "");
+    long w3 = wal_dir_bytes();
+    printf("temp_tables: WAL bytes of a 100,000-row COPY: temporary table %ld, permanent table %ld\n",
+           w1 - w0, w3 - w2);
+    CHECK(w0 >= 0 && w1 - w0 < 1024);
+    CHECK(w3 - w2 >= 40);   /* at least a bulk run record and the COMMIT */
+    ok(c, "CHECKPOINT");
+    CHECK(run_files_of(oid) == 0);
+    CHECK(run_files_of(poid) >= 1);
+    CHECK_VALUE(c, "SELECT count(*) FROM big_t", "270000");   /* still all there */
+    ok(c, "DROP TABLE big_p");
+}
+
 int main(void)
 {
     pg_conninfo = getenv("STRATA_TEST_PG_CONNINFO");
@@ -235,6 +383,8 @@ int main(void)
     PGconn *b = connect_one();
     phase_two_sessions(a, b);
     phase_session_end(a, b);   /* ends a */
+    phase_view_notices(b);
+    phase_copy(b);
     PQfinish(b);
     if (pg_conninfo) {
         printf("temp_tables (PostgreSQL %s): %s\n", pg_conninfo, ptest_failures ? "FAILED" : "ok");
