@@ -206,3 +206,19 @@ static Plan *plan_with(Binder *b, const RawStmt *stmt)
     plan__finish_params(b, p);
     return p;
 }
+
+uint64_t plan_search_path_key(const PlanContext *ctx)
+{
+    Binder b;
+    plan__binder_init(&b, ctx);
+    const char *schemas[16];
+    int n = plan__search_schemas(&b, schemas, 16);
+    uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a over the names, NUL-separated */
+    for (int i = 0; i < n; i++)
+        for (const char *p = schemas[i];; p++) {
+            h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+            if (!*p)
+                break;
+        }
+    return h ^ (uint64_t)n;
+}

@@ -50,5 +50,15 @@ Plan *plan_statement_fixed_params(const PlanContext *ctx, const RawStmt *stmt);
  * PlanContext.session_state, and set *session_state to NULL. Idempotent.
  */
 void plan_session_release(void **session_state);
+/*
+ * A key of the schemas a relation name is searched in now (search_path's
+ * schemas that exist, "$user" resolved, the session's temporary schema
+ * first once it has one), as ctx->guc sets it: equal keys, equal searches.
+ * What PostgreSQL's plan cache compares before reusing a plan
+ * (SearchPathMatchesCurrentEnvironment): `SET search_path` to a path that
+ * finds the same schemas, or a schema created that search_path does not
+ * name, keeps the plan. Uses ctx->arena for a few bytes.
+ */
+uint64_t plan_search_path_key(const PlanContext *ctx);
 
 #endif

@@ -221,7 +221,7 @@ static void handle_error(ProtoConn *c, char type)
     proto_send_error(c, &e);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        proto_cursor_txn_ended(c->session);   /* release scans before the rollback; held cursors stay */
+        proto_cursor_txn_failed(c->session);   /* portals: dropped, or failed in a block (cursor.c) */
         exec_session_abort(c->session->exec);
         err_pop(&jmp);
     } else {

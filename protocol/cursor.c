@@ -28,6 +28,12 @@
  * closed (PostgreSQL's PersistHoldablePortal), and it lives until CLOSE,
  * CLOSE ALL or the end of the session. A held cursor whose transaction
  * rolls back goes with it.
+ *
+ * The transaction-end rules of the protocol's own portals live here too,
+ * since they share the savepoint bookkeeping: an error inside a block
+ * fails the portals of the failing level (proto_cursor_txn_failed,
+ * PostgreSQL's AtAbort_Portals / AtSubAbort_Portals), ROLLBACK TO drops
+ * every portal bound after its savepoint (proto_cursor_savepoint).
  */
 #define STRATA_PROTOCOL_INTERNAL
 #include "protocol/cursor_int.h"
@@ -412,7 +418,7 @@ bool proto_cursor_statement(ProtoConn *c, const char *sql, const RawStmt *raw, c
     if (IS_A(n, SavepointStmt)) {   /* runs as usual, after this */
         const SavepointStmt *sp = (const SavepointStmt *)n;
         proto_cursor_savepoint(c, sp->kind == SAVEPOINT_DEFINE ? 's' : sp->kind == SAVEPOINT_RELEASE ? 'r' : 'b',
-                               sp->savepoint_name);
+                               sp->savepoint_name, NULL);
         return false;
     }
     if (IS_A(n, DiscardStmt) && ((const DiscardStmt *)n)->target == DISCARD_ALL) {
@@ -637,7 +643,18 @@ static int savepoint_find(const CursorSavepoints *sp, const char *name)
     return -1;
 }
 
-void proto_cursor_savepoint(ProtoConn *c, char op, const char *name)
+int proto_cursor_savepoint_depth(const ProtoSession *s)
+{
+    return s->cursor_savepoints ? s->cursor_savepoints->depth : 0;
+}
+
+/* Where the savepoint depth of a portal is kept (a SQL cursor's own). */
+static int *portal_sp_depth(ProtoPortal *p)
+{
+    return p->cursor ? &p->cursor->sp_depth : &p->sp_depth;
+}
+
+void proto_cursor_savepoint(ProtoConn *c, char op, const char *name, ProtoPortal *self)
 {
     ProtoSession *s = c->session;
     ExecTxnStatus st = exec_session_txn_status(s->exec);
@@ -657,14 +674,16 @@ void proto_cursor_savepoint(ProtoConn *c, char op, const char *name)
     int idx = savepoint_find(sp, name);
     if (idx < 0 || st == EXEC_TXN_IDLE || (op == 'r' && st != EXEC_TXN_BLOCK))
         return;   /* the statement fails, or a name past the tracked ones */
-    /* cursors declared after savepoint idx have sp_depth > idx */
+    /* portals bound after savepoint idx have sp_depth > idx; the portal
+     * running this statement is the outer level's from now on (PostgreSQL
+     * drops it at its cleanup, after it ran) */
     for (;;) {
         ProtoPortal *victim = NULL;
         for (ProtoPortal *p = s->portals; p; p = p->next) {
-            if (!p->cursor || p->cursor->persisted || p->cursor->sp_depth <= idx)
+            if ((p->cursor && p->cursor->persisted) || *portal_sp_depth(p) <= idx)
                 continue;
-            if (op == 'r') {
-                p->cursor->sp_depth = idx;   /* RELEASE: now the outer level's */
+            if (op == 'r' || p == self) {
+                *portal_sp_depth(p) = idx;   /* RELEASE: now the outer level's */
                 continue;
             }
             victim = p;
@@ -692,7 +711,7 @@ void proto_cursor_discard_all(ProtoSession *s)
     }
 }
 
-void proto_cursor_txn_ended(ProtoSession *s)
+void proto_cursor_txn_ended(ProtoSession *s, const ProtoPortal *keep)
 {
     /* In a block (an error before its abort) the SQL cursors stay: they go
      * with the block's ROLLBACK, or survive a ROLLBACK TO an older savepoint */
@@ -702,12 +721,32 @@ void proto_cursor_txn_ended(ProtoSession *s)
     for (;;) {
         ProtoPortal *victim = NULL;
         for (ProtoPortal *p = s->portals; p; p = p->next)
-            if (!(p->cursor && (p->cursor->persisted || in_block))) {
+            if (p != keep && !(p->cursor && (p->cursor->persisted || in_block))) {
                 victim = p;
                 break;
             }
         if (!victim)
             return;
         proto_portal_drop(s, victim->name);
+    }
+}
+
+void proto_cursor_txn_failed(ProtoSession *s)
+{
+    ExecTxnStatus st = exec_session_txn_status(s->exec);
+    if (st == EXEC_TXN_IDLE) {
+        proto_cursor_txn_ended(s, NULL);   /* release scans before the rollback; held cursors stay */
+        return;
+    }
+    if (st == EXEC_TXN_FAILED)
+        return;   /* already aborted: PostgreSQL's AbortCurrentTransaction does nothing more */
+    int depth = s->cursor_savepoints ? s->cursor_savepoints->depth : 0;
+    for (ProtoPortal *p = s->portals; p; p = p->next) {
+        if (p->cursor || p->sp_depth < depth || !p->portal)
+            continue;
+        ExecPortal *ep = p->portal;
+        p->portal = NULL;
+        p->failed = true;   /* PostgreSQL's MarkPortalFailed of a READY portal */
+        exec_portal_close(ep);
     }
 }

@@ -5,14 +5,16 @@
  * State per session (session.c):
  *   prepared statements — name → query text + plan, planned at Parse
  *     ("" is the unnamed statement, replaced by the next Parse) and again
- *     at a Bind (or a Describe of its rows) after an ANALYZE committed,
- *     after DDL (any session's, committed or rolled back, or this
- *     session's own, uncommitted) or when search_path changed
- *     (stmt_revalidate);
+ *     at a Bind (or a Describe of its rows) once a relation its plan found
+ *     was altered, analyzed or dropped (any session's change, committed or
+ *     rolled back, or this session's own, uncommitted), or search_path
+ *     finds other schemas (stmt_revalidate, storage/plandeps.c);
  *   portals — name → bound parameter values + the executor's portal +
  *     result formats ("" is the unnamed portal, replaced by the next Bind);
  *     portals live until closed or until the transaction ends (dropped at
- *     Sync when the session is idle; they survive Sync inside BEGIN).
+ *     Sync when the session is idle, or at once by an Execute of COMMIT /
+ *     ROLLBACK; they survive Sync inside BEGIN, and an error inside it:
+ *     failed, cursor.c proto_cursor_txn_failed).
  * An error in any of these messages is sent once; conn.c then discards
  * every message until Sync, whose ReadyForQuery ends the cycle.
  *
@@ -55,6 +57,23 @@ static const char *name_arg(ProtoMsg *m)
 
 /* ---------- Parse ---------- */
 
+/* plan_search_path_key now, computed again only after a setting was
+ * stored or the catalog changed (it costs ~1,800 instructions: the
+ * path parsed, each schema looked up). */
+static uint64_t session_path_key(ProtoConn *c, MemArena *scratch)
+{
+    ProtoSession *s = c->session;
+    uint64_t gen = guc_generation(s->guc), epoch = store_catalog_epoch();   /* before */
+    if (s->path_key_valid && s->path_key_gen == gen && s->path_key_epoch == epoch)
+        return s->path_key;
+    PlanContext pc = {.arena = scratch, .guc = s->guc, .session_state = &s->plan_state};
+    s->path_key = plan_search_path_key(&pc);
+    s->path_key_gen = gen;
+    s->path_key_epoch = epoch;
+    s->path_key_valid = true;
+    return s->path_key;
+}
+
 static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uint32_t *types, int ntypes)
 {
     st->query_text = mem_strdup(st->arena, query);
@@ -68,12 +87,23 @@ static void parse_into(ProtoStmt *st, ProtoConn *c, const char *query, const uin
     PlanContext pc = {.arena = st->arena, .query_text = st->query_text, .guc = c->session->guc,
                       .param_types = types, .nparams = ntypes,
                       .session_state = &c->session->plan_state};
-    /* before planning: DDL or an ANALYZE meanwhile re-plans */
+    /* before planning: DDL or an ANALYZE meanwhile is checked */
     st->stats_epoch = store_stats_epoch();
     st->catalog_epoch = store_catalog_epoch();
     const char *path = guc_search_path(c->session->guc);
     st->search_path = mem_strdup(st->arena, path ? path : "");
-    st->plan = plan_statement(&pc, list_nth(stmts, 0));
+    st->path_key = session_path_key(c, st->arena);
+    /* what the plan looks up: its relations, by name and by OID */
+    store_deps_begin();
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        st->plan = plan_statement(&pc, list_nth(stmts, 0));
+        err_pop(&jmp);
+    } else {
+        store_deps_abort();
+        err_rethrow();
+    }
+    st->deps = store_deps_end(st->arena);
 }
 
 /* Whether st's plan is one stmt_revalidate makes again: queries,
@@ -94,18 +124,36 @@ static bool stmt_replannable(const ProtoStmt *st)
            (k == UTIL_MAINTENANCE && p->utility->ddl3_tables);
 }
 
-/* Whether st was planned before a committed ANALYZE, before DDL of any
- * session (store_catalog_epoch also moves at the DDL of this session's
- * own transaction, and at its rollback), or under another search_path:
- * what invalidates a PostgreSQL plan cache entry, less finely (any table's
- * change counts, not only the plan's own: a re-plan then makes the same
- * plan again). */
-static bool stmt_stale(const ProtoStmt *st, const ProtoSession *s)
+/* Whether st must be planned again, as PostgreSQL's plan cache decides:
+ * search_path finds other schemas than when it was planned (another
+ * setting, a schema of the path created or dropped, the session's first
+ * temporary table: plan_search_path_key), or a relation its plan found
+ * changed — altered, analyzed, dropped (and perhaps created again) — by
+ * this session's own transaction or by another's, committed or rolled
+ * back (store_deps_changed). A table created under the same name in an
+ * earlier schema of the path changes none of them (PostgreSQL's PREPARE
+ * documents this). The storage epochs and the setting's text only say
+ * whether anything changed at all since st was last found good: while they
+ * stand still nothing is looked up, and DDL or ANALYZE of other tables
+ * costs one check, no re-plan. */
+static bool stmt_stale(ProtoStmt *st, ProtoConn *c)
 {
-    if (st->stats_epoch != store_stats_epoch() || st->catalog_epoch != store_catalog_epoch())
+    const char *path = guc_search_path(c->session->guc);
+    if (!path)
+        path = "";
+    uint64_t stats = store_stats_epoch(), catalog = store_catalog_epoch();   /* before the checks */
+    bool same_path = strcmp(st->search_path ? st->search_path : "", path) == 0;
+    if (same_path && st->stats_epoch == stats && st->catalog_epoch == catalog)
+        return false;
+    if (session_path_key(c, st->arena) != st->path_key)
         return true;
-    const char *path = guc_search_path(s->guc);
-    return strcmp(st->search_path ? st->search_path : "", path ? path : "") != 0;
+    if ((st->stats_epoch != stats || st->catalog_epoch != catalog) && store_deps_changed(st->deps))
+        return true;
+    st->stats_epoch = stats;
+    st->catalog_epoch = catalog;
+    if (!same_path)
+        st->search_path = mem_strdup(st->arena, path);
+    return false;
 }
 
 /* PostgreSQL's "cached plan must not change result type": a re-plan that
@@ -166,7 +214,7 @@ static ProtoStmt *stmt_replan(ProtoConn *c, const ProtoStmt *st)
  * 25P02 first, as PostgreSQL's. Returns the statement to use. */
 static ProtoStmt *stmt_revalidate(ProtoConn *c, ProtoStmt *st)
 {
-    if (!stmt_replannable(st) || !stmt_stale(st, c->session) ||
+    if (!stmt_replannable(st) || !stmt_stale(st, c) ||
         exec_session_txn_status(c->session->exec) == EXEC_TXN_FAILED)
         return st;
     ProtoStmt *nst = stmt_replan(c, st);
@@ -323,8 +371,9 @@ static bool binary_is_text(uint32_t oid)
            oid != TYPE_BYTEA;
 }
 
-static Value *read_params(ProtoMsg *m, const Plan *plan, const char *stmt_name, const int16_t *formats,
-                          int nformats, MemArena *a, const char *portal)
+/* The number of parameters a Bind supplies, checked against its formats
+ * and the statement (before the portal exists, as PostgreSQL's). */
+static int read_param_count(ProtoMsg *m, const Plan *plan, const char *stmt_name, int nformats)
 {
     int nparams = proto_msg_int16(m);
     if (nformats > 1 && nformats != nparams)
@@ -335,6 +384,12 @@ static Value *read_params(ProtoMsg *m, const Plan *plan, const char *stmt_name, 
         err_raise(ERRCODE_PROTOCOL_VIOLATION,
                   "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
                   nparams, stmt_name, want);
+    return nparams;
+}
+
+static Value *read_params(ProtoMsg *m, const Plan *plan, int nparams, const int16_t *formats, int nformats,
+                          MemArena *a, const char *portal)
+{
     Value *values = mem_calloc(a, (size_t)nparams + 1, sizeof(Value));
     for (int i = 0; i < nparams; i++) {
         int32_t len = proto_msg_int32(m);
@@ -376,16 +431,43 @@ static int16_t *result_formats(ProtoMsg *m, const Plan *plan, MemArena *a)
     return out;
 }
 
-static void bind_into(ProtoConn *c, ProtoPortal *p, ProtoMsg *m, ProtoStmt *st)
+/* COMMIT, ROLLBACK, ROLLBACK TO: what a failed transaction still runs. */
+static bool ends_txn(const Plan *plan)
+{
+    const UtilityStmt *u = plan->kind == PLAN_STMT_UTILITY ? plan->utility : NULL;
+    return u && (u->kind == UTIL_COMMIT || u->kind == UTIL_ROLLBACK ||
+                 (u->kind == UTIL_SAVEPOINT && u->ddl3_op == 'b'));
+}
+
+/* What a Bind reads and checks before its portal exists (PostgreSQL's
+ * exec_bind_message up to CreatePortal). */
+typedef struct BindHead {
+    int16_t *formats;
+    int nformats;
+    int nparams;
+} BindHead;
+
+static void bind_head(ProtoConn *c, ProtoMsg *m, const ProtoStmt *st, MemArena *a, BindHead *h)
+{
+    h->formats = read_formats(m, a, &h->nformats);
+    /* a cursor statement: parameters of the DECLARE's query */
+    h->nparams = read_param_count(m, st->cursor_raw ? st->cursor_query : st->plan, st->name, h->nformats);
+    /* In a failed block only COMMIT / ROLLBACK / ROLLBACK TO without
+     * parameters are bound (no type input runs there). */
+    if (exec_session_txn_status(c->session->exec) == EXEC_TXN_FAILED &&
+        (!st->plan || st->cursor_raw || !ends_txn(st->plan) || h->nparams != 0))
+        err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
+                  "current transaction is aborted, commands ignored until end of transaction block");
+}
+
+static void bind_into(ProtoConn *c, ProtoPortal *p, ProtoMsg *m, ProtoStmt *st, const BindHead *h)
 {
     MemArena *a = p->arena;
-    int nformats;
-    int16_t *formats = read_formats(m, a, &nformats);
     /* a cursor statement: parameters of the DECLARE's query, result
      * columns of the FETCH's cursor (cursor.c) */
     const Plan *params_plan = st->cursor_raw ? st->cursor_query : st->plan;
     const Plan *rows_plan = st->cursor_raw ? proto_cursor_result_plan(c->session, st->cursor_raw) : st->plan;
-    Value *values = read_params(m, params_plan, st->name, formats, nformats, a, p->name);
+    Value *values = read_params(m, params_plan, h->nparams, h->formats, h->nformats, a, p->name);
     p->result_formats = result_formats(m, rows_plan, a);
     proto_msg_end(m);
     if (st->cursor_raw) {
@@ -399,6 +481,20 @@ static void bind_into(ProtoConn *c, ProtoPortal *p, ProtoMsg *m, ProtoStmt *st)
         p->portal = exec_portal_create(c->session->exec, st->plan, values, st->plan->nparams, a);
 }
 
+/* A portal whose Bind failed after it was created stays, never planned
+ * (PostgreSQL's PORTAL_NEW): Describe says NoData, Execute
+ * EmptyQueryResponse, its name is taken until it is closed or the
+ * transaction ends (outside a block the error handler drops it at once). */
+static void portal_make_empty(ProtoPortal *p)
+{
+    p->plan = NULL;
+    p->cursor_raw = NULL;
+    p->cursor_params = NULL;
+    p->cursor_ncols = 0;
+    p->result_formats = NULL;
+    p->portal = NULL;   /* exec_portal_create released what it built */
+}
+
 void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
 {
     ProtoSession *s = c->session;
@@ -410,26 +506,36 @@ void proto_ext_bind(ProtoConn *c, ProtoMsg *m)
             err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", stmt_name);
         err_raise(ERRCODE_INVALID_SQL_STATEMENT_NAME, "unnamed prepared statement does not exist");
     }
-    st = stmt_revalidate(c, st);
-    if (portal_name[0] && proto_portal_find(s, portal_name))
-        err_raise(ERRCODE_DUPLICATE_CURSOR, "portal \"%s\" already exists", portal_name);
-    if (!portal_name[0])
-        proto_portal_drop(s, "");
-    ProtoPortal *p = calloc(1, sizeof *p);
+    ProtoPortal *volatile p = calloc(1, sizeof(ProtoPortal));
     if (!p)
         err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
     copy_str(p->name, sizeof p->name, portal_name);
     p->arena = mem_arena_create("portal");
-    p->stmt = st;
-    p->bound_failed = exec_session_txn_status(s->exec) == EXEC_TXN_FAILED;
-    st->refcount++;
-    proto_portal_add(s, p);   /* owned by the session from here: freed on any error path */
+    volatile bool added = false;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        bind_into(c, p, m, st);
+        BindHead h;
+        bind_head(c, m, st, p->arena, &h);
+        if (portal_name[0] && proto_portal_find(s, portal_name))
+            err_raise(ERRCODE_DUPLICATE_CURSOR, "cursor \"%s\" already exists", portal_name);
+        if (!portal_name[0])
+            proto_portal_drop(s, "");
+        p->bound_failed = exec_session_txn_status(s->exec) == EXEC_TXN_FAILED;
+        p->sp_depth = proto_cursor_savepoint_depth(s);
+        proto_portal_add(s, p);   /* owned by the session from here: freed with it */
+        added = true;
+        st = stmt_revalidate(c, st);
+        p->stmt = st;
+        st->refcount++;
+        bind_into(c, p, m, st, &h);
         err_pop(&jmp);
     } else {
-        proto_portal_drop(s, portal_name);
+        if (added) {
+            portal_make_empty(p);
+        } else {
+            mem_arena_destroy(p->arena);
+            free(p);
+        }
         err_rethrow();
     }
     proto_send_simple(c, '2');   /* BindComplete */
@@ -495,14 +601,6 @@ void proto_ext_describe(ProtoConn *c, ProtoMsg *m)
 
 /* ---------- Execute ---------- */
 
-/* COMMIT, ROLLBACK, ROLLBACK TO: what a failed transaction still runs. */
-static bool ends_txn(const Plan *plan)
-{
-    const UtilityStmt *u = plan->kind == PLAN_STMT_UTILITY ? plan->utility : NULL;
-    return u && (u->kind == UTIL_COMMIT || u->kind == UTIL_ROLLBACK ||
-                 (u->kind == UTIL_SAVEPOINT && u->ddl3_op == 'b'));
-}
-
 /* A portal bound before an error in its block, or before DDL of its own
  * session, runs no more as it was planned. In a failed transaction
  * PostgreSQL's Execute answers 25P02 but for a COMMIT / ROLLBACK bound
@@ -516,6 +614,8 @@ static void portal_check_runnable(ProtoSession *s, const ProtoPortal *p)
         (p->cursor || (p->plan && !(p->bound_failed && ends_txn(p->plan)))))
         err_raise(ERRCODE_IN_FAILED_SQL_TRANSACTION,
                   "current transaction is aborted, commands ignored until end of transaction block");
+    if (p->failed && p->plan)   /* PostgreSQL's MarkPortalActive of a failed portal */
+        err_raise(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE, "portal \"%s\" cannot be run", p->name);
     const PlanNode *root = p->plan && !p->done && p->plan->kind == PLAN_STMT_INSERT ? p->plan->root : NULL;
     if (root && root->kind == PLAN_INSERT && root->target && root->left &&
         root->left->ncols < store_table_ncols(root->target)) {
@@ -524,6 +624,24 @@ static void portal_check_runnable(ProtoSession *s, const ProtoPortal *p)
         err_detail(e, "Query has too few columns.");
         err_throw();
     }
+}
+
+/* Run p up to max_rows rows (0 = all); false when suspended. A portal
+ * whose run raises is failed for good (PostgreSQL's PortalRun marks it
+ * so): after a ROLLBACK TO it is "cannot be run". */
+static bool run_portal(ProtoConn *c, ProtoPortal *p, int32_t max_rows, uint64_t *rows)
+{
+    volatile bool done = false;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        done = proto_run_portal(c, p->portal, p->plan, p->result_formats,
+                                max_rows > 0 ? (uint64_t)max_rows : 0, rows);
+        err_pop(&jmp);
+    } else {
+        p->failed = true;
+        err_rethrow();
+    }
+    return done;
 }
 
 void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
@@ -553,7 +671,7 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
         proto_cursor_before_txn_end(c, p->plan->utility->kind == UTIL_COMMIT);   /* cursor.c: WITH HOLD */
     if (p->plan->kind == PLAN_STMT_UTILITY && p->plan->utility && !p->done &&
         p->plan->utility->kind == UTIL_SAVEPOINT && p->plan->utility->ddl3_name)
-        proto_cursor_savepoint(c, p->plan->utility->ddl3_op, p->plan->utility->ddl3_name);
+        proto_cursor_savepoint(c, p->plan->utility->ddl3_op, p->plan->utility->ddl3_name, p);
     if (p->plan->kind == PLAN_STMT_UTILITY && p->plan->utility && !p->done &&
         p->plan->utility->kind == UTIL_RESET && p->plan->utility->ddl3_op == 'D')
         proto_cursor_discard_all(s);   /* DISCARD ALL closes the held cursors */
@@ -563,14 +681,18 @@ void proto_ext_execute(ProtoConn *c, ProtoMsg *m)
                         strcmp(p->plan->command, "SELECT") == 0;
     uint64_t rows = 0;
     if (!p->done) {
-        bool done = proto_run_portal(c, p->portal, p->plan, p->result_formats,
-                                     max_rows > 0 ? (uint64_t)max_rows : 0, &rows);
-        if (!done) {
+        if (!run_portal(c, p, max_rows, &rows)) {
             proto_send_simple(c, 's');   /* PortalSuspended */
             return;
         }
         p->done = true;
         exec_portal_command_tag(p->portal, p->tag, sizeof p->tag);
+        /* A COMMIT / ROLLBACK that ended the block drops its portals at
+         * once (PostgreSQL's AtCommit/AtCleanup_Portals), all but this one */
+        if (p->plan->kind == PLAN_STMT_UTILITY && p->plan->utility &&
+            (p->plan->utility->kind == UTIL_COMMIT || p->plan->utility->kind == UTIL_ROLLBACK) &&
+            exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
+            proto_cursor_txn_ended(s, p);
     }
     if (returns_rows) {
         char tag[64];
@@ -616,7 +738,7 @@ void proto_ext_sync(ProtoConn *c)
         exec_session_abort(s->exec);
     }
     if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
-        proto_cursor_txn_ended(s);   /* every portal but the held cursors */
+        proto_cursor_txn_ended(s, NULL);   /* every portal but the held cursors */
     proto_session_report_params(c, false);
     proto_send_ready(c, (char)exec_session_txn_status(s->exec));
 }

@@ -253,7 +253,9 @@ typedef struct ProtoStmt {
     const Plan *cursor_query;        /* DECLARE: its query's plan (parameter types) */
     uint64_t stats_epoch;            /* store_stats_epoch() when planned (extended.c re-plans) */
     uint64_t catalog_epoch;          /* store_catalog_epoch() when planned (extended.c re-plans) */
-    const char *search_path;         /* search_path it was planned with (in arena) */
+    const char *search_path;         /* search_path when last found good (in arena) */
+    const struct StoreDeps *deps;    /* the relations its plan looked up (storage/plandeps.c) */
+    uint64_t path_key;               /* plan_search_path_key when planned */
 } ProtoStmt;
 
 /* A portal: bound parameters and the executor's portal, in its own arena. */
@@ -273,6 +275,8 @@ typedef struct ProtoPortal {
     struct CursorRest *cursor_rest;  /* a FETCH's DataRows beyond an Execute's row limit */
     int cursor_ncols;                /* columns result_formats was made for (FETCH) */
     bool bound_failed;               /* bound in a failed transaction (its COMMIT/ROLLBACK may run) */
+    bool failed;                     /* its run raised, or its (sub)transaction failed: PORTAL_FAILED */
+    int sp_depth;                    /* savepoints open at Bind (ROLLBACK TO drops the deeper ones) */
 } ProtoPortal;
 
 struct ProtoSession {
@@ -294,6 +298,10 @@ struct ProtoSession {
     MemArena *batch_arena;           /* text of one batch's values; reset per batch */
     void *plan_state;                /* planner's per-session state (SQL PREPARE) */
     struct CursorSavepoints *cursor_savepoints;   /* cursor.c: savepoints of the block (session arena) */
+    /* plan_search_path_key as of (guc_generation, store_catalog_epoch):
+     * the schemas searched change only with a setting or the catalog */
+    uint64_t path_key, path_key_gen, path_key_epoch;
+    bool path_key_valid;
 };
 
 /* A new session (guc created; exec created by startup once settings apply). */
@@ -431,17 +439,30 @@ void proto_cursor_execute_cursor(ProtoConn *c, ProtoPortal *p, int32_t max_rows)
  * only) and close its other SQL cursors. before_sync: the same for the
  * held cursors of the implicit transaction, about to end in
  * exec_session_sync with no block open. txn_ended: drop every portal but
- * the held cursors already materialised and, while a block is still open
- * (an error inside it), its SQL cursors (instead of
- * proto_session_drop_portals when a transaction ends or fails). */
+ * keep (NULL = none; the COMMIT/ROLLBACK portal that ended the block), the
+ * held cursors already materialised and, while a block is still open, its
+ * SQL cursors (instead of proto_session_drop_portals when a transaction
+ * ends). txn_failed: an error is about to abort the session's transaction
+ * (before exec_session_abort): outside a block every portal goes
+ * (txn_ended); in a block that was running, the protocol portals bound at
+ * the failing level (all of them without savepoints) release their
+ * executor portals and are marked failed but stay, as PostgreSQL's
+ * AtAbort_Portals / AtSubAbort_Portals — Close and Describe still work,
+ * Execute is 25P02 — until the block's end or a ROLLBACK TO drops them;
+ * those of outer savepoint levels stay runnable. */
 void proto_cursor_before_txn_end(ProtoConn *c, bool commit);
-/* SAVEPOINT ('s'), RELEASE ('r') or ROLLBACK TO ('b') name is about to run:
- * ROLLBACK TO closes the SQL cursors declared after that savepoint. */
-void proto_cursor_savepoint(ProtoConn *c, char op, const char *name);
+/* SAVEPOINT ('s'), RELEASE ('r') or ROLLBACK TO ('b') name is about to run
+ * (through the portal self, NULL for a simple Query): ROLLBACK TO drops the
+ * portals (protocol portals and SQL cursors) bound after that savepoint
+ * but self, RELEASE hands them to the outer level. */
+void proto_cursor_savepoint(ProtoConn *c, char op, const char *name, ProtoPortal *self);
 /* DISCARD ALL is about to run: outside a block, close every SQL cursor
  * (held ones too, as PostgreSQL's CLOSE ALL inside DISCARD ALL). */
 void proto_cursor_discard_all(ProtoSession *s);
 void proto_cursor_before_sync(ProtoConn *c);
-void proto_cursor_txn_ended(ProtoSession *s);
+void proto_cursor_txn_ended(ProtoSession *s, const ProtoPortal *keep);
+void proto_cursor_txn_failed(ProtoSession *s);
+/* Savepoints open in the session's block now (a Bind's ProtoPortal.sp_depth). */
+int proto_cursor_savepoint_depth(const ProtoSession *s);
 
 #endif

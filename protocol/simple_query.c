@@ -109,8 +109,10 @@ static bool query_failed(ProtoConn *c, QueryState *qs, const char *sql, ErrorDat
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         close_statement(qs);
-        if (!fatal)
+        if (!fatal) {
+            proto_cursor_txn_failed(c->session);   /* the block's portals fail (cursor.c) */
             exec_session_abort(c->session->exec);
+        }
         err_pop(&jmp);
     } else if (!fatal) {
         e->severity = ERR_SEV_FATAL;   /* cannot clean up: give up the connection */
@@ -154,7 +156,7 @@ void proto_simple_query(ProtoConn *c, ProtoMsg *m)
         err_throw();   /* the connection loop sends it and closes */
     }
     if (exec_session_txn_status(s->exec) == EXEC_TXN_IDLE)
-        proto_cursor_txn_ended(s);   /* every portal but the held cursors */
+        proto_cursor_txn_ended(s, NULL);   /* every portal but the held cursors */
     proto_session_report_params(c, false);
     proto_send_ready(c, (char)exec_session_txn_status(s->exec));
 }

@@ -28,6 +28,7 @@
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
+#include "storage/plandeps_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,7 @@ uint64_t store_temp_lookups(void) { return tl_temp_lookups; }
 
 StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const char *name)
 {
+    const char *asked = schema;
     schema = store__schema_resolve(schema);   /* "pg_temp": the session's own */
     StoreTxn *cur = store__txn_current();
     pthread_rwlock_rdlock(&store_g.catalog_lock);
@@ -111,6 +113,8 @@ StoreTable *store__table_lookup_db(uint32_t dboid, const char *schema, const cha
     StoreTable *t = idx >= 0 ? cat_tables[idx] : NULL;
     pthread_rwlock_unlock(&store_g.catalog_lock);
     tl_temp_lookups += t && t->temp;
+    if (store__deps_recording)   /* a plan being made depends on this answer (plandeps.c) */
+        store__deps_note_name(dboid, asked, name, t);
     return t;
 }
 
@@ -132,6 +136,8 @@ StoreTable *store_table_lookup_oid(uint32_t oid)
         if (cat_tables[i]->oid == oid && cat_visible(cat_tables[i], cur))
             t = cat_tables[i];
     pthread_rwlock_unlock(&store_g.catalog_lock);
+    if (store__deps_recording)
+        store__deps_note_oid(oid, t);
     return t;
 }
 

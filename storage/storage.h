@@ -418,6 +418,33 @@ uint64_t store_stats_epoch(void);
  * the invalidation DDL sends. */
 uint64_t store_catalog_epoch(void);
 
+/* ---- plan dependencies (storage/plandeps.c) ----
+ * What a plan was made from, so that a cached plan re-plans only when a
+ * relation it uses changed (PostgreSQL's per-relation invalidation), not
+ * at every DDL or ANALYZE (the epochs above). Between store_deps_begin and
+ * store_deps_end the calling thread records every relation its lookups
+ * find, by name (store_table_lookup, store_view_lookup,
+ * store_relation_lookup) or by OID; store_deps_end adds each one's
+ * version (store_relation_version) and copies the record into arena (NULL
+ * arena: discard). A name that found nothing is no dependency (as in
+ * PostgreSQL). Nested begin/end pairs make one record. After an error
+ * while recording, store_deps_abort. */
+typedef struct StoreDeps StoreDeps;
+void store_deps_begin(void);
+StoreDeps *store_deps_end(MemArena *arena);
+void store_deps_abort(void);
+/* Whether a relation d recorded has another version now (dropped
+ * included; NULL d: true), as the calling thread's transaction sees the
+ * catalog. */
+bool store_deps_changed(const StoreDeps *d);
+/* How many relations d recorded (tests). */
+int store_deps_count(const StoreDeps *d);
+/* A value that changes whenever relation oid changes in a way a plan may
+ * depend on — its name, columns, primary key, view text, statistics, a
+ * pending CREATE / DROP / ADD COLUMN — and is the same for the same state;
+ * 0 when oid names no relation visible to the caller. */
+uint64_t store_relation_version(uint32_t oid);
+
 /* ---- sequences (storage/sequence.c; issue 4) ----
  * Relations of their own kind, per database, named in the same namespace as
  * tables. CREATE/ALTER/DROP SEQUENCE join the calling thread's transaction
