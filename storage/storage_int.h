@@ -358,7 +358,8 @@ struct StoreTxn {
     StoreTable *waiting_on;   /* under store_g.lock */
     bool waiting_drop;
     bool waiting_scan;        /* waiting_on: a scan queued behind an exclusive lock */
-    StoreTxn *waiting_for;    /* owner of a pending role or sequence change it waits for */
+    StoreTxn *waiting_for;    /* owner of a pending role or sequence change it waits for... */
+    uint64_t waiting_for_id;  /* ...with this id (the struct is reused once it ends) */
     uint64_t visit;           /* deadlock search marker */
     StoreTxn *next_live;
     StoreTxn *prev_live;

@@ -191,7 +191,8 @@ static bool excl_blocks(StoreTable *t, StoreTxn *x)
 static bool txn_reaches(StoreTxn *me, StoreTxn *x, uint64_t epoch)
 {
     if (x->waiting_for)   /* a role's or sequence's pending change */
-        return x->waiting_for->active && txn_visit(me, x->waiting_for, epoch);
+        return x->waiting_for->active && x->waiting_for->id == x->waiting_for_id &&
+               txn_visit(me, x->waiting_for, epoch);  /* (the struct may serve a newer one) */
     StoreTable *t = x->waiting_on;
     if (!t)
         return false;
@@ -363,8 +364,6 @@ static void acquire_write(StoreTxn *x, StoreTable *t, bool dml)
             store__raise_lock_timeout();
         }
     }
-    if (!dml)
-        wait_published_locked(x, t);  /* may raise: the lock is x's until it ends */
     StoreTxnRef *r = txn_ref_get(x, t);
     if (!r->writing) {
         r->writing = true;
@@ -374,6 +373,12 @@ static void acquire_write(StoreTxn *x, StoreTable *t, bool dml)
         t->writer_first = atomic_load_explicit(&t->nrows, memory_order_relaxed);
         __atomic_store_n(&t->writer, x, __ATOMIC_RELAXED);
     }
+    /* Only now, the lock taken: the wait sleeps (unlocking store_g.lock),
+     * and a writer that came meanwhile would otherwise hold it too.
+     * Committing predecessors append nothing more; raising here leaves
+     * the lock x's until it ends. */
+    if (!dml)
+        wait_published_locked(x, t);
     store__unlock();
 }
 
@@ -586,8 +591,10 @@ static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool t
     StoreTxnRef *r = txn_ref_get(me, t);
     if (!r->writing) {
         r->writing = true;
+        r->handed_off = false;
         r->write_level = me->nsaves;
         r->heap_mark = store__heap_mark(&t->heap);
+        t->writer_first = atomic_load_explicit(&t->nrows, memory_order_relaxed);
         __atomic_store_n(&t->writer, me, __ATOMIC_RELAXED);
     }
     if (!held)
@@ -629,6 +636,7 @@ void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id)
     while (owner->active && owner->id == owner_id) {
         if (me) {
             me->waiting_for = owner;
+            me->waiting_for_id = owner_id;
             if (txn_deadlocked(me)) {
                 me->waiting_for = NULL;
                 store__unlock();
