@@ -327,6 +327,7 @@ struct ExecPipeline {
     int flush_level;            /* operator being flushed after the source ended, -1 = none */
     bool finished;
     bool par_checked;           /* exec__parallel_run was asked (at the first run) */
+    ExecOp *gather;             /* the root's Gather source (gather.c), else NULL */
 };
 
 /* Operator constructors (op_*.c). */
@@ -375,6 +376,44 @@ void exec__agg_summary_link(ExecOp *agg, ExecOp *scan);
  * (the sink not yet finalised) and returns true; false when p does not
  * qualify, before touching it (then it runs on one thread as usual). */
 bool exec__parallel_run(ExecPipeline *p);
+/* Shared with gather.c. Pipelines reading fewer rows than EXEC_PAR_MIN_ROWS
+ * (four morsels: after zone maps in parallel.c, the table's row versions
+ * in gather.c) run on one thread. exec__par_input_ok:
+ * p's source is a plain table scan of the portal's top-level run and
+ * ops[0..nops) are FILTER/PROJECT, every expression (scan filter
+ * included) safe on any thread; exec__par_op_safe: one FILTER/PROJECT.
+ * exec__par_workers: worker threads to start (setting and machine).
+ * exec__par_query_init/destroy: a worker's own query context (arena,
+ * scratch arenas, EXPLAIN ANALYZE counters of its own); exec__par_stats_add adds a
+ * worker's counters to the leader's, one loop more for each of ops.
+ * exec__par_env_save (leader) / enter (first thing on a worker thread):
+ * the session's interrupt flag, date/time settings and catalog session.
+ * exec__par_account: an operator's output batch and time since t0 into
+ * its EXPLAIN ANALYZE counters (t0 = 0: not measuring). */
+#define EXEC_PAR_MIN_ROWS (UINT64_C(4) * 64 * 1024)
+typedef struct ExecParEnv ExecParEnv;
+bool exec__par_input_ok(const ExecPipeline *p, int nops);
+bool exec__par_op_safe(const ExecOp *op);
+int exec__par_workers(void);
+void exec__par_query_init(ExecQuery *wq, const ExecQuery *q);
+void exec__par_query_destroy(ExecQuery *wq);
+void exec__par_stats_add(const ExecShared *wsh, ExecOp *const *ops, int nops, const ExecShared *leader);
+ExecParEnv *exec__par_env_save(MemArena *arena);
+void exec__par_env_enter(const ExecParEnv *env);
+double exec__par_now_ms(void);
+void exec__par_account(const ExecOp *op, const Batch *out, double t0);
+/* Gather (gather.c): when the root pipeline p (no sink: rows go to the
+ * client) is a big enough scan → FILTER/PROJECT, optionally under LIMIT
+ * (and FILTER/PROJECT above it), its scan and the FILTER/PROJECT below the
+ * LIMIT are replaced by a Gather source running them on the leader and
+ * worker threads (p->gather); otherwise p is left as it is. Call before
+ * p's first batch. exec__gather_end stops and joins the workers and frees
+ * their memory (idempotent; before the leader's scan is closed).
+ * exec__gather_pause (the portal suspends): returns once every worker
+ * waits, reading nothing until the Gather is asked for its next batch. */
+void exec__gather_begin(ExecPipeline *p);
+void exec__gather_end(ExecOp *gather);
+void exec__gather_pause(ExecOp *gather);
 /* op_scan.c: rows a plain scan has left (0 for point lookups and summary
  * mode: those never run in parallel); share it in morsels; a clone of it
  * for another thread's query context, taking morsels from the same

@@ -46,6 +46,11 @@
  * error travels on. Cancel and statement_timeout reach the workers through
  * the session's interrupt flag; the session's date/time settings and
  * catalog session are copied onto each worker thread.
+ *
+ * A root pipeline that sends its rows to the client runs in parallel
+ * through gather.c instead, which shares the eligibility test, the
+ * worker query contexts, the thread set-up and the EXPLAIN ANALYZE
+ * accounting defined here (exec__par_*, exec_int.h).
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -63,7 +68,7 @@
 /* Below four morsels (after zone maps) thread start-up and the sample
  * outweigh what there is to share (ClickBench Q36–Q42 read 100–250 of
  * 5,000 row groups: 15 ms on one thread, 60 ms partitioned on two). */
-#define PAR_MIN_ROWS (UINT64_C(4) * 64 * 1024)
+#define PAR_MIN_ROWS EXEC_PAR_MIN_ROWS
 #define PAR_MAX_WORKERS 64
 
 typedef struct ParRun ParRun;
@@ -155,32 +160,42 @@ static bool agg_exprs_safe(const PlanNode *n)
     return true;
 }
 
-/* Whether the pipeline's shape, plan and expressions allow it. */
-static bool pipe_parallel_shape(const ExecPipeline *p)
+bool exec__par_op_safe(const ExecOp *op)
 {
-    if (p->source == NULL || p->sink == NULL || p->source->node->kind != PLAN_SCAN ||
-        (p->sink->node->kind != PLAN_AGG && p->sink->node->kind != PLAN_SORT))
+    const PlanNode *n = op->node;
+    return n->kind == PLAN_FILTER ? expr_parallel_safe(n->predicate)
+         : n->kind == PLAN_PROJECT ? exprs_parallel_safe(n->exprs, n->ncols)
+         : false;
+}
+
+bool exec__par_input_ok(const ExecPipeline *p, int nops)
+{
+    if (p->source == NULL || p->source->node->kind != PLAN_SCAN)
         return false;
     const ExecQuery *q = p->source->q;
     if (q->shared == NULL || q->shared->main != q || q->nouter > 0)
         return false;
-    const PlanNode *scan = p->source->node;
-    if (!expr_parallel_safe(scan->scan_filter))
+    if (!expr_parallel_safe(p->source->node->scan_filter))
         return false;
-    for (int i = 0; i < p->nops; i++) {
-        const PlanNode *n = p->ops[i]->node;
-        if (n->kind == PLAN_FILTER ? !expr_parallel_safe(n->predicate)
-            : n->kind == PLAN_PROJECT ? !exprs_parallel_safe(n->exprs, n->ncols)
-            : true)
+    for (int i = 0; i < nops; i++)
+        if (!exec__par_op_safe(p->ops[i]))
             return false;
-    }
+    return true;
+}
+
+/* Whether the pipeline's shape, plan and expressions allow it. */
+static bool pipe_parallel_shape(const ExecPipeline *p)
+{
+    if (p->sink == NULL || (p->sink->node->kind != PLAN_AGG && p->sink->node->kind != PLAN_SORT) ||
+        !exec__par_input_ok(p, p->nops))
+        return false;
     if (p->sink->node->kind == PLAN_SORT)
         return true;   /* sort keys are input columns */
     return exec__agg_parallel_ok(p->sink->node) && agg_exprs_safe(p->sink->node);
 }
 
 /* Workers to start: the setting, bounded by the machine (one processor is the leader's). */
-static int workers_wanted(void)
+int exec__par_workers(void)
 {
     static atomic_int ncpu;
     int n = atomic_load_explicit(&ncpu, memory_order_relaxed);
@@ -224,7 +239,7 @@ static void part_filter(ParPart *pp, Batch *b)
 
 /* ---------- EXPLAIN ANALYZE counters (the copy's own per thread) ---------- */
 
-static double now_ms(void)
+double exec__par_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -239,22 +254,20 @@ static PlanNodeStats *node_stats(const ExecOp *op)
 }
 
 /* Count an operator's output batch and the time since t0 (t0 = 0: not measuring). */
-static void account(const ExecOp *op, const Batch *out, double t0)
+void exec__par_account(const ExecOp *op, const Batch *out, double t0)
 {
     PlanNodeStats *ps = t0 != 0 ? node_stats(op) : NULL;
     if (ps == NULL)
         return;
-    ps->time_ms += now_ms() - t0;
+    ps->time_ms += exec__par_now_ms() - t0;
     if (out && out->count > 0) {
         ps->rows += out->count;
         ps->batches++;
     }
 }
 
-/* A worker's counters into the leader's; each of its operators one more loop. */
-static void stats_add(const ParWorker *w, const ExecShared *leader)
+void exec__par_stats_add(const ExecShared *sh, ExecOp *const *ops, int nops, const ExecShared *leader)
 {
-    const ExecShared *sh = w->q.shared;
     if (leader->stats == NULL || sh == NULL || sh->stats == NULL)
         return;
     for (int id = 0; id < leader->nstats && id < sh->nstats; id++) {
@@ -265,15 +278,21 @@ static void stats_add(const ParWorker *w, const ExecShared *leader)
         leader->stats[id].groups_skipped += sh->stats[id].groups_skipped;
         leader->stats[id].groups_summarised += sh->stats[id].groups_summarised;
     }
-    const ExecOp *ops[EXEC_MAX_OPS + 2] = {w->pipe.source, w->pipe.sink};
-    int n = 2;
-    for (int i = 0; i < w->pipe.nops; i++)
-        ops[n++] = w->pipe.ops[i];
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < nops; i++) {
         int id = ops[i] ? ops[i]->node->node_id : -1;
         if (id >= 0 && id < leader->nstats)
             leader->stats[id].loops++;
     }
+}
+
+/* A worker's counters into the leader's; each of its operators one more loop. */
+static void stats_add(const ParWorker *w, const ExecShared *leader)
+{
+    ExecOp *ops[EXEC_MAX_OPS + 2] = {w->pipe.source, w->pipe.sink};
+    int n = 2;
+    for (int i = 0; i < w->pipe.nops; i++)
+        ops[n++] = w->pipe.ops[i];
+    exec__par_stats_add(w->q.shared, ops, n, leader);
 }
 
 /* Where a sample's time went: reading and filtering, and the sink. */
@@ -287,33 +306,33 @@ static bool pipe_drive(ExecPipeline *p, ParRun *r, uint64_t max_batches, uint64_
     Batch *b;
     bool meas = p->source->q->shared->stats != NULL || tm != NULL;
     for (uint64_t n = 0; n < max_batches; n++) {
-        double t0 = meas ? now_ms() : 0;
+        double t0 = meas ? exec__par_now_ms() : 0;
         double tin = t0;
         if (atomic_load_explicit(&r->abort, memory_order_relaxed) || !p->source->next(p->source, &b))
             return true;
-        account(p->source, b, t0);
+        exec__par_account(p->source, b, t0);
         err_check_interrupts();
         for (int i = 0; i < p->nops && b != NULL && b->count > 0; i++) {
             Batch *out = NULL;
-            t0 = meas ? now_ms() : 0;
+            t0 = meas ? exec__par_now_ms() : 0;
             ExecOpResult res = p->ops[i]->execute(p->ops[i], b, &out);
-            account(p->ops[i], out, t0);
+            exec__par_account(p->ops[i], out, t0);
             ERR_ASSERT(res == EXEC_NEED_INPUT);
             b = out;
         }
         if (part != NULL && b != NULL && b->count > 0)
             part_filter(part, b);
         if (b != NULL && b->count > 0) {
-            t0 = meas ? now_ms() : 0;
+            t0 = meas ? exec__par_now_ms() : 0;
             if (tm)
                 tm->input_ms += t0 - tin;
             p->sink->sink(p->sink, b);
-            account(p->sink, NULL, t0);
+            exec__par_account(p->sink, NULL, t0);
             if (tm)
-                tm->sink_ms += now_ms() - t0;
+                tm->sink_ms += exec__par_now_ms() - t0;
             *sunk += b->count;
         } else if (tm) {
-            tm->input_ms += now_ms() - tin;
+            tm->input_ms += exec__par_now_ms() - tin;
         }
     }
     return false;
@@ -438,7 +457,11 @@ static void pipe_add(ExecPipeline *p, ExecOp *op)
  * ANALYZE counters; the leader's transaction and parameters. */
 static void worker_query(ParWorker *w, const ExecQuery *q)
 {
-    ExecQuery *wq = &w->q;
+    exec__par_query_init(&w->q, q);
+}
+
+void exec__par_query_init(ExecQuery *wq, const ExecQuery *q)
+{
     wq->arena = mem_arena_create("parallel worker");
     wq->txn = q->txn;
     wq->params = q->params;
@@ -503,6 +526,17 @@ static void pipe_close_input(ExecPipeline *c)
         op_close(c->ops[i]);
 }
 
+void exec__par_query_destroy(ExecQuery *wq)
+{
+    if (wq->arena == NULL)
+        return;
+    for (int i = 0; i < wq->nscratch; i++)
+        mem_arena_destroy(wq->scratch[i]);
+    wq->nscratch = 0;
+    mem_arena_destroy(wq->arena);
+    wq->arena = NULL;
+}
+
 /* Close a worker's operators and free its memory (after its thread ended). */
 static void worker_destroy(ParWorker *w)
 {
@@ -510,10 +544,31 @@ static void worker_destroy(ParWorker *w)
         return;
     pipe_close_input(&w->pipe);
     op_close(w->pipe.sink);
-    for (int i = 0; i < w->q.nscratch; i++)
-        mem_arena_destroy(w->q.scratch[i]);
-    mem_arena_destroy(w->q.arena);
-    w->q.arena = NULL;
+    exec__par_query_destroy(&w->q);
+}
+
+/* What a thread other than the session's needs of it: the interrupt flag
+ * (cancel, statement_timeout), date/time settings, the catalog session. */
+struct ExecParEnv {
+    atomic_int *interrupt;
+    DateTimeThreadState dt;
+    ExecSession *session;
+};
+
+ExecParEnv *exec__par_env_save(MemArena *arena)
+{
+    ExecParEnv *e = MEM_NEW(arena, ExecParEnv);
+    e->interrupt = err_interrupt_flag;
+    datetime_thread_state_save(&e->dt);
+    e->session = exec_catalog_session();
+    return e;
+}
+
+void exec__par_env_enter(const ExecParEnv *e)
+{
+    err_set_interrupt_flag(e->interrupt);
+    datetime_thread_state_restore(&e->dt);
+    exec_catalog_set_session(e->session);
 }
 
 /* Stop (when aborting) and join every worker. */
@@ -669,7 +724,7 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
     pipe_drive(p, r, UINT64_MAX, &sunk, NULL, NULL);
     workers_join(r);
     stats_mode(r, p->sink, "morsels");
-    double t0 = node_stats(p->sink) ? now_ms() : 0;
+    double t0 = node_stats(p->sink) ? exec__par_now_ms() : 0;
     for (int i = 0; i < r->nworkers; i++) {
         if (r->workers[i].q.arena == NULL)
             continue;
@@ -678,14 +733,14 @@ static void parallel_body(ParRun *r, ExecPipeline *p)
         else
             exec__sort_merge(p->sink, r->workers[i].pipe.sink);
     }
-    account(p->sink, NULL, t0);   /* the merge is the sink's work */
+    exec__par_account(p->sink, NULL, t0);   /* the merge is the sink's work */
 }
 
 bool exec__parallel_run(ExecPipeline *p)
 {
     if (!pipe_parallel_shape(p))
         return false;
-    int nworkers = workers_wanted();
+    int nworkers = exec__par_workers();
     if (nworkers <= 0 || exec__scan_parallel_rows(p->source) < PAR_MIN_ROWS)
         return false;
     ExecQuery *q = p->source->q;

@@ -16,6 +16,12 @@
  * stop after any output batch (portal suspension, max_rows) and resume
  * later, and LIMIT can stop the source early. Interrupts (cancel) are
  * checked once per batch.
+ *
+ * At a pipeline's first run, parallel.c may run it to its end on several
+ * threads (scan → filter/project → aggregate or sort), or gather.c may
+ * put a Gather source in place of the root pipeline's scan (rows to the
+ * client from several threads); pipe_finish and exec__plan_close end a
+ * Gather's workers.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -246,6 +252,8 @@ void exec__plan_build(ExecPlanRun *r, const PlanNode *root)
 
 static void pipe_finish(ExecPipeline *p)
 {
+    if (p->gather)   /* source exhausted or LIMIT satisfied: stop and join the workers */
+        exec__gather_end(p->gather);
     p->source_done = true;
     p->finished = true;
     if (p->sink && p->sink->finalize) {
@@ -303,6 +311,8 @@ static bool pipe_run(ExecPipeline *p, ExecEmitFn emit, void *ctx)
             pipe_finish(p);
             return true;
         }
+        if (!p->finished && p->sink == NULL)
+            exec__gather_begin(p);   /* rows to the client: maybe from several threads */
     }
     while (!p->finished) {
         err_check_interrupts();
@@ -353,6 +363,8 @@ static bool pipe_run(ExecPipeline *p, ExecEmitFn emit, void *ctx)
             if (meas)
                 op_account(p->sink, NULL, t0);
         } else if (!emit(ctx, b)) {
+            if (p->gather)   /* suspended: the workers wait until the next run */
+                exec__gather_pause(p->gather);
             return false;
         }
     }
@@ -374,6 +386,9 @@ void exec__plan_close(ExecPlanRun *r)
     if (r->closed)
         return;
     r->closed = true;
+    for (int i = 0; i < r->npipes; i++)   /* workers' scan clones end before the leader's scan */
+        if (r->pipes[i]->gather)
+            exec__gather_end(r->pipes[i]->gather);
     for (int i = 0; i < r->nall; i++) {
         ExecOp *op = r->all_ops[i];
         if (op->close) {

@@ -163,7 +163,11 @@ typedef enum StoreSummaryKind {
  * zone_cols[i] asks for its summary, the group is full and its zone maps
  * were never widened by rolled-back rows. sums has the scan's ncols entries
  * (only asked ones are filled). Otherwise the rows, as store_scan_next
- * would give them. Cold data is never decoded for a summarised group. */
+ * would give them. Cold data is never decoded for a summarised group.
+ * The first call may instead tell the table's run of n final groups at
+ * once (*rows = n * 2048, their merged zone maps; storage/README.md "Group
+ * summaries"), then n - 1 calls give empty summaries (rows 0, no value,
+ * no NULL), so that a caller counting summaries counts groups. */
 StoreSummaryKind store_scan_next_summary(StoreScan *scan, const bool *zone_cols, uint32_t *rows,
                                          StoreColSummary *sums, Batch *out);
 

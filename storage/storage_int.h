@@ -222,6 +222,30 @@ void store__chunk_cache_drop_run(const StoreRun *run);
 void store__chunk_cache_set_budget(size_t bytes);
 void store__chunk_cache_stats(size_t *used, size_t *budget, uint64_t *hits, uint64_t *misses);
 
+/* A table's summary of its final row groups (scan_summary.c, "Group
+ * summaries" in README.md): groups [0, ngroups) were full, committed, never
+ * deleted from (ndead 0) and not zone_loose when a walk read them after
+ * reading store_g.visible_seq == seq, so every deletion committed at or
+ * before seq was seen. A scan whose snapshot is <= seq and whose visible
+ * rows cover the groups (and which is not the table's writer) takes their
+ * count and the slots' merged zone maps at once. Inline in StoreTable
+ * (calloc'd: zero = none; nothing to free), copied under summary_lock. */
+#define STORE_SUMMARY_SLOTS 8
+typedef struct StoreSummarySlot {
+    int col;                /* table column (committed: never reused) */
+    bool has_value;
+    uint64_t null_count;
+    int64_t min, max;
+} StoreSummarySlot;
+typedef struct StoreTableSummary {
+    bool built;
+    uint64_t seq;
+    uint64_t ngroups;
+    int nslots;
+    unsigned evict;         /* next slot replaced when all are taken */
+    StoreSummarySlot slots[STORE_SUMMARY_SLOTS];
+} StoreTableSummary;
+
 struct StoreTable {
     uint32_t oid;
     uint32_t dboid;        /* database */
@@ -286,6 +310,8 @@ struct StoreTable {
     uint64_t trunc_row;
     StoreHeapBlock *trunc_block;
     struct StoreTable *next_all;  /* every table ever created, for store_close */
+    _Atomic uint32_t summary_lock;  /* spin lock of `summary` (scan_summary.c) */
+    StoreTableSummary summary;
 };
 
 /* Undo log entry of a transaction (txn.c, mvcc.c): what its rollback (or a
@@ -400,6 +426,10 @@ struct StoreScan {
     struct StoreMorsels *morsels;  /* NULL = the scan reads [next_row, end) alone */
     uint64_t range_end;    /* end of the morsel being read */
     bool clone;            /* made by store_scan_clone: not registered with the txn */
+    /* scan_summary.c: the table's summary was tried (first call); groups of
+     * the run it handed out still to be told as empty summaries. */
+    bool sum_tried;
+    uint64_t sum_follow;
 };
 
 /* Rows per morsel of a parallel scan: one checkpoint run group or four bulk
