@@ -8,16 +8,16 @@
  * deleter's commit sequence) and next (its successor version after an
  * UPDATE). A snapshot is a commit sequence S: a row is visible when its
  * xmin <= S (or it is the transaction's own uncommitted row) and its xmax
- * is 0, another running transaction's mark, or a sequence > S. Because a
- * table has one writer at a time (its write lock, txn.c) and commits stamp
+ * is 0, another running transaction's mark, or a sequence > S. Because
+ * one transaction at a time appends to a table (its write lock, txn.c;
+ * plain writers append their deltas at commit, delta.c) and commits stamp
  * in sequence order, the committed rows of a table have non-decreasing
  * xmin: the rows visible by xmin form a prefix found by binary search.
  *
- * Write conflicts: a writer takes the table's write lock (waiting for the
- * holder to commit or roll back), so when it examines a row's xmax every
- * other change to the row is committed — or decided: a commit that passed
- * the lock on before publishing (txn.c "Commit handoff") leaves its marks,
- * and the writer waits for their publication. A deletion committed after the
+ * Write conflicts: a writer claims a row by a compare-and-swap of its xmax
+ * (store__row_claim); a row another transaction holds makes it wait for
+ * that transaction's end (a writer, or a commit not yet published), as
+ * PostgreSQL's row locks. A deletion committed after the
  * writer's snapshot is a concurrent update: REPEATABLE READ raises 40001,
  * READ COMMITTED follows the `next` links to the newest version and hands
  * it back (STORE_WRITE_MOVED) for the executor to re-check, as PostgreSQL's
@@ -177,12 +177,11 @@ void store__undo_commit(StoreTxn *x, uint64_t seq)
     for (int i = 0; i < x->nundo; i++) {
         StoreUndo *u = &x->undo[i];
         StoreTable *t = u->table;
-        if (u->kind == UNDO_INSERT && !t->data_freed) {
+        if (t && t->is_shadow)
+            continue;  /* a delta's private rows: they went to the table (delta.c) */
+        if (u->kind == UNDO_INSERT && !t->data_freed)
             for (uint64_t r = u->from; r < u->to; r++)
                 store__group(t, r / STORE_GROUP_ROWS)->xmin[r % STORE_GROUP_ROWS] = seq;
-        } else if (u->kind == UNDO_DELETE && !t->data_freed) {
-            atomic_store(store__xmax_of(t, u->from), seq);
-        }
     }
     /* Publish the rows: `committed` covers them only now that xmin is set.
      * A commit that passed its write lock on ends at the rows it had then:
@@ -194,6 +193,16 @@ void store__undo_commit(StoreTxn *x, uint64_t seq)
             continue;
         uint64_t n = r->handed_off ? r->end_row : atomic_load_explicit(&t->nrows, memory_order_relaxed);
         atomic_store_explicit(&t->committed, n, memory_order_release);
+    }
+    /* Deletions last: a writer that meets one committed follows `next` to
+     * the new version and reads it (store__row_claim, then the executor's
+     * store_row_fetch), which must by then be below `committed`. Until
+     * then the mark reads as a running deleter's, which makes it wait. */
+    for (int i = 0; i < x->nundo; i++) {
+        StoreUndo *u = &x->undo[i];
+        StoreTable *t = u->table;
+        if (u->kind == UNDO_DELETE && t && !t->is_shadow && !t->data_freed)
+            atomic_store(store__xmax_of(t, u->from), seq);
     }
     for (int i = 0; i < x->nundo; i++) {
         StoreUndo *u = &x->undo[i];
@@ -240,6 +249,7 @@ void store_txn_rollback_to(StoreTxn *x, int level)
     StoreSavepointMark m = x->saves[level - 1];
     store__undo_rollback(x, m.nundo);
     store__wal_cut(x, m.wal_len);
+    store__delta_rollback_to(x, m.wal_len);  /* a flush since: undone, the delta x's again */
     store__txn_refs_rollback_to(x, level);   /* txn.c: locks taken after it end */
     x->nsaves = level;
 }
@@ -261,15 +271,25 @@ static _Noreturn void raise_serialization(void)
               "could not serialize access due to concurrent update");
 }
 
-/* With the write lock held: whether row may be changed by x now. */
-static StoreWriteResult check_conflict(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t *newest)
+/* Claim row for x: compare-and-swap its xmax from 0 to x's mark. A row
+ * another transaction holds (its mark: a writer not yet committed, or a
+ * commit not yet published) waits for that transaction's end, then is
+ * looked at again; a deletion committed after x's snapshot is a concurrent
+ * update: REPEATABLE READ raises 40001, READ COMMITTED follows `next` to
+ * the newest version and hands it back unclaimed (MOVED) for the executor
+ * to re-check, as PostgreSQL's EvalPlanQual; deleted without successor:
+ * GONE. The caller has reserved an undo slot (nothing below allocates). */
+StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t *newest)
 {
     uint64_t self = STORE_XMAX_MARK | x->id;
     uint64_t snap = store__txn_snapshot(x);
-    bool waited = false;
     for (;;) {
-        uint64_t xm = atomic_load(store__xmax_of(t, row));
+        _Atomic uint64_t *xmax = store__xmax_of(t, row);
+        uint64_t xm = atomic_load(xmax);
         if (xm == 0) {
+            if (!atomic_compare_exchange_strong(xmax, &xm, self))
+                continue;  /* someone claimed it meanwhile: look again */
+            atomic_fetch_add(&store__group(t, row / STORE_GROUP_ROWS)->ndead, 1);
             if (newest)
                 *newest = row;
             return STORE_WRITE_OK;
@@ -277,13 +297,7 @@ static StoreWriteResult check_conflict(StoreTable *t, StoreTxn *x, uint64_t row,
         if (xm == self)
             return STORE_WRITE_GONE;  /* already deleted/updated by this transaction */
         if (xm & STORE_XMAX_MARK) {
-            /* A commit that passed the write lock on (txn.c "Commit
-             * handoff"), not yet published: wait for it, then go on as
-             * after any commit. While we hold the lock nobody else marks
-             * rows of t, so one wait leaves only committed marks. */
-            ERR_ASSERT(!waited);
-            store__txn_wait_published(x, t);
-            waited = true;
+            store__txn_wait_mark(x, xm);
             continue;
         }
         if (xm <= snap)
@@ -296,14 +310,13 @@ static StoreWriteResult check_conflict(StoreTable *t, StoreTxn *x, uint64_t row,
         row = nx - 1;
         if (newest)
             *newest = row;
-        xm = atomic_load(store__xmax_of(t, row));
-        if (xm == 0)
+        if (atomic_load(store__xmax_of(t, row)) == 0)
             return STORE_WRITE_MOVED;
     }
 }
 
-/* Mark row deleted by x with successor next (+1 encoded; 0 none). */
-static void mark_deleted(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1)
+/* Replay: row deleted by x with successor next (+1 encoded; 0 none). */
+void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1)
 {
     store__undo_push(x, (StoreUndo){.kind = UNDO_DELETE, .table = t, .from = row});
     StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
@@ -312,39 +325,72 @@ static void mark_deleted(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next
     atomic_store(&g->xmax[row % STORE_GROUP_ROWS], STORE_XMAX_MARK | x->id);
 }
 
-void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t next_plus1)
+/* Claim row for x with an undo entry (the slot reserved first, so that a
+ * claimed row always has its entry: a rollback must only clear its own). */
+static StoreWriteResult claim_logged(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t *newest,
+                                     bool deferred)
 {
-    mark_deleted(t, x, row, next_plus1);
+    StoreUndo u = {.kind = UNDO_DELETE, .table = t, .from = row, .deferred = deferred};
+    store__undo_push(x, u);  /* reserves the slot (may raise) */
+    x->nundo--;
+    uint64_t claimed = row;
+    StoreWriteResult r = store__row_claim(t, x, row, &claimed);
+    if (newest)
+        *newest = claimed;
+    if (r == STORE_WRITE_OK)
+        x->undo[x->nundo++] = u;
+    return r;
+}
+
+StoreWriteResult store__row_claim_logged(StoreTable *t, StoreTxn *x, uint64_t row,
+                                         uint64_t *newest, bool deferred)
+{
+    return claim_logged(t, x, row, newest, deferred);
+}
+
+/* Whether x writes t through its delta (delta.c): not holding t's lock. */
+static bool via_delta(const StoreTable *t, const StoreTxn *x, uint64_t rowid)
+{
+    return (rowid & STORE_DELTA_ROW) || store__delta_mode(t, x);
+}
+
+/* x holds t's write lock (a shadow: x's own). */
+static void write_direct(StoreTable *t, StoreTxn *x)
+{
+    if (!t->is_shadow)
+        store__txn_acquire_write_dml(x, t);
 }
 
 StoreWriteResult store_row_delete(StoreTable *t, StoreTxn *x, uint64_t rowid, uint64_t *newest)
 {
     ERR_ASSERT(x != NULL);
-    store__txn_acquire_write_dml(x, t);
+    if (via_delta(t, x, rowid) && !t->is_shadow)
+        return store__delta_delete(t, x, rowid, newest);
+    write_direct(t, x);
     check_rowid(t, x, rowid);
-    StoreWriteResult r = check_conflict(t, x, rowid, newest);
-    if (r != STORE_WRITE_OK)
-        return r;
-    mark_deleted(t, x, rowid, 0);
-    store__wal_delete(x, t, rowid, 0);
-    return STORE_WRITE_OK;
+    StoreWriteResult r = claim_logged(t, x, rowid, newest, false);
+    if (r == STORE_WRITE_OK)
+        store__wal_delete(x, t, rowid, 0);
+    return r;
 }
 
 StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, const Batch *values,
                                   uint32_t row, uint64_t *newest)
 {
     ERR_ASSERT(x != NULL);
-    store__txn_acquire_write_dml(x, t);
+    if (via_delta(t, x, rowid) && !t->is_shadow)
+        return store__delta_update(t, x, rowid, values, row, newest);
+    write_direct(t, x);
     check_rowid(t, x, rowid);
-    StoreWriteResult r = check_conflict(t, x, rowid, newest);
+    int save = x->nundo;
+    StoreWriteResult r = claim_logged(t, x, rowid, newest, false);
     if (r != STORE_WRITE_OK)
         return r;
-    /* Delete first so the new version may keep the primary key. */
+    /* Deleted first so the new version may keep the primary key. */
     uint64_t base = atomic_load(&t->nrows);
-    mark_deleted(t, x, rowid, base + 1);
+    atomic_store(&store__group(t, rowid / STORE_GROUP_ROWS)->next[rowid % STORE_GROUP_ROWS], base + 1);
     uint16_t sel = (uint16_t)row;
     Batch one = {.count = 1, .sel = &sel, .ncols = values->ncols, .cols = values->cols};
-    int save = x->nundo;
     uint64_t wal_save = store__wal_pos(x);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
@@ -352,7 +398,7 @@ StoreWriteResult store_row_update(StoreTable *t, StoreTxn *x, uint64_t rowid, co
         store__append_locked(t, x, &one);
         err_pop(&jmp);
     } else {
-        store__undo_rollback(x, save - 1);  /* the deletion too */
+        store__undo_rollback(x, save);  /* the deletion too */
         store__wal_cut(x, wal_save);
         err_rethrow();
     }
@@ -474,8 +520,33 @@ static void fetch_values(StoreTable *t, StoreTxn *x, StoreRunRef **ref, StoreCol
     out->sel = NULL;
 }
 
+static bool fetch_row(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, const int *cols,
+                      Batch *out);
+
 bool store_row_fetch(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, const int *cols,
                      Batch *out)
+{
+    if (rowid & STORE_DELTA_ROW) {
+        if (!x || !store__delta_has(x, t))
+            return false;
+        StoreTable *shadow;
+        rowid = store__delta_locate(t, x, rowid, &shadow);
+        if (rowid == UINT64_MAX)
+            return false;
+        if (shadow) {
+            if (!store_row_fetch(shadow, x, rowid, ncols, cols, out))
+                return false;
+            for (int i = 0; i < ncols; i++)
+                if (cols[i] == STORE_COL_ROWID)
+                    ((int64_t *)out->cols[i].data)[0] |= (int64_t)STORE_DELTA_ROW;
+            return true;
+        }
+    }
+    return fetch_row(t, x, rowid, ncols, cols, out);
+}
+
+static bool fetch_row(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, const int *cols,
+                      Batch *out)
 {
     uint64_t limit = x && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == x
                          ? atomic_load(&t->nrows) : atomic_load(&t->committed);
@@ -521,6 +592,19 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64
             return false;
     store__txn_scan_register(x, t);
     uint64_t snap = store__txn_snapshot(x);
+    /* The transaction's own newest version first (delta.c). */
+    StoreTable *shadow = store__delta_shadow(x, t);
+    if (shadow) {
+        uint64_t r = 0;
+        pthread_rwlock_rdlock(&shadow->pk_lock);
+        bool found = store__pk_find(shadow, key, &r);
+        pthread_rwlock_unlock(&shadow->pk_lock);
+        if (found && row_visible(shadow, x, snap, r)) {
+            store__txn_scan_unregister(x, x->gen, t);
+            *rowid = r | STORE_DELTA_ROW;
+            return true;
+        }
+    }
     /* Held while row headers are read: VACUUM retires them onto refs (vacuum.c). */
     StoreRunRef *ref = store__run_acquire(t);
     uint64_t r = 0;

@@ -443,9 +443,9 @@ static bool pk_row_dead(const StoreTable *t, uint64_t row, uint64_t self)
     return x != 0 && (!(x & STORE_XMAX_MARK) || x == self);
 }
 
-/* Whether the row holding an indexed key is deleted by another transaction
- * than self: one whose commit passed the write lock on (txn.c), since the
- * inserter holds the lock. */
+/* Whether the row holding an indexed key is held by another transaction
+ * than self: a commit that passed the write lock on (txn.c), or a writer
+ * that claimed it without the lock (delta.c). */
 static bool pk_row_committing(const StoreTable *t, uint64_t row, uint64_t self)
 {
     uint64_t x = atomic_load(store__xmax_of(t, row));
@@ -453,7 +453,7 @@ static bool pk_row_committing(const StoreTable *t, uint64_t row, uint64_t self)
 }
 
 bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
-                            uint64_t self_mark)
+                            uint64_t self_mark, uint64_t *wait_mark)
 {
     if (!pk_change_begin(t))
         return true;  /* replay: history already checked; the index is built later */
@@ -490,8 +490,10 @@ bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32
                     pk->slots[moved[2 * m]].row = moved[2 * m + 1];
                 free(moved);
                 store__pk_remove_batch(t, b, base, i);
-                if (other < base && pk_row_committing(t, other, self_mark))
+                if (other < base && pk_row_committing(t, other, self_mark)) {
+                    *wait_mark = atomic_load(store__xmax_of(t, other));
                     return false;
+                }
                 raise_duplicate(&s, row);
             }
             j = (j + 1) & mask;
@@ -558,6 +560,33 @@ bool store__pk_find(const StoreTable *t, const Value *key, uint64_t *row)
         }
     }
     return false;
+}
+
+/* Batch rows sit above every table row in a PkSrc. */
+#define PK_BATCH_BASE (UINT64_C(1) << 61)
+
+bool store__pk_find_batch_row(const StoreTable *t, const Batch *b, uint32_t i, uint64_t *row)
+{
+    pk_ensure((StoreTable *)t);
+    const StorePkIndex *pk = &t->pk;
+    if (!pk->slots)
+        return false;
+    PkSrc s = {t, b, PK_BATCH_BASE};
+    uint64_t mask = pk->cap - 1;
+    uint64_t h = pk_hash(&s, PK_BATCH_BASE + i);
+    for (uint64_t j = h & mask; pk->slots[j].row; j = (j + 1) & mask) {
+        if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, PK_BATCH_BASE + i)) {
+            *row = pk->slots[j].row - 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+_Noreturn void store__pk_raise_duplicate_batch_row(const StoreTable *t, const Batch *b, uint32_t i)
+{
+    PkSrc s = {t, b, PK_BATCH_BASE};
+    raise_duplicate(&s, PK_BATCH_BASE + i);
 }
 
 void store__pk_build(StoreTable *t)

@@ -42,13 +42,45 @@ static void scan_buffers(StoreScan *s, MemArena *arena)
     s->validity_copy = mem_alloc(arena, sizeof(uint64_t) * VEC_VALIDITY_WORDS * (size_t)(ncols ? ncols : 1));
 }
 
+static StoreScan *scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *cols,
+                             int nfilters, const StoreZoneFilter *filters, MemArena *arena,
+                             bool private_scan);
+
 StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *cols,
                             int nfilters, const StoreZoneFilter *filters, MemArena *arena)
 {
+    StoreScan *s = scan_begin(t, txn, ncols, cols, nfilters, filters, arena, false);
+    /* The transaction's rows not yet in the table (delta.c): read after
+     * the table's, as many as there are now. */
+    StoreTable *shadow = store__delta_shadow(txn, t);
+    if (shadow && atomic_load(&shadow->nrows) > 0) {
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            s->delta = scan_begin(shadow, txn, ncols, cols, nfilters, filters, arena, true);
+            err_pop(&jmp);
+        } else {
+            store_scan_end(s);
+            err_rethrow();
+        }
+    }
+    return s;
+}
+
+StoreScan *store__scan_begin_private(StoreTable *shadow, StoreTxn *x, int ncols, const int *cols,
+                                     MemArena *arena)
+{
+    return scan_begin(shadow, x, ncols, cols, 0, NULL, arena, true);
+}
+
+static StoreScan *scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *cols,
+                             int nfilters, const StoreZoneFilter *filters, MemArena *arena,
+                             bool private_scan)
+{
     ERR_ASSERT(ncols >= 0 && nfilters >= 0);
-    if (txn && txn->bulk)
+    if (txn && txn->bulk && !private_scan)
         store__bulk_before_read(txn, t);  /* groups its COPY let go: served by their runs */
     StoreScan *s = MEM_NEW(arena, StoreScan);
+    s->private_scan = private_scan;
     s->table = t;
     s->txn = txn;
     s->ncols = ncols;
@@ -70,9 +102,10 @@ StoreScan *store_scan_begin(StoreTable *t, StoreTxn *txn, int ncols, const int *
     }
 
     /* Register before reading the counts: DROP TABLE then waits for us. */
-    store__txn_scan_register(txn, t);
+    if (!private_scan)
+        store__txn_scan_register(txn, t);
     s->txn_gen = txn ? txn->gen : 0;
-    if (txn && txn->iso == STORE_READ_COMMITTED && !txn->stmt_started) {
+    if (txn && txn->iso == STORE_READ_COMMITTED && !txn->stmt_started && !private_scan) {
         /* No statement boundary known: each scan is a statement (skeleton behaviour). */
         store__txn_take_snapshot(txn);
     }
@@ -330,6 +363,7 @@ StoreScan *store_scan_clone(const StoreScan *orig, MemArena *arena, bool shared)
     if (!shared)
         s->morsels = NULL;   /* every row from the first, on its own */
     s->clone = true;
+    s->delta = NULL;   /* the original reads the delta's rows, once */
     s->groups_skipped = 0;
     s->next_row = s->range_end = 0;
     s->cold = (StoreColdCache){.group = UINT32_MAX};
@@ -338,7 +372,14 @@ StoreScan *store_scan_clone(const StoreScan *orig, MemArena *arena, bool shared)
     return s;
 }
 
+static uint64_t table_rows_left(const StoreScan *s);
+
 uint64_t store_scan_rows_left(const StoreScan *s)
+{
+    return table_rows_left(s) + (s->delta ? table_rows_left(s->delta) : 0);
+}
+
+static uint64_t table_rows_left(const StoreScan *s)
 {
     uint64_t end = scan_end(s);
     if (s->ended || s->next_row >= end)
@@ -405,6 +446,16 @@ bool store_scan_next(StoreScan *s, Batch *out)
         scan_gather(s, g, start, idx, n, out);
         return true;
     }
+    if (s->delta && store_scan_next(s->delta, out)) {
+        if (s->rowid_col >= 0) {
+            /* Locators of delta rows are tagged (delta.c); the ids are in
+             * the delta scan's own buffer. */
+            int64_t *ids = out->cols[s->rowid_col].data;
+            for (uint32_t i = 0; i < out->count; i++)
+                ids[i] |= (int64_t)STORE_DELTA_ROW;
+        }
+        return true;
+    }
     out->count = 0;
     out->sel = NULL;
     return false;
@@ -414,10 +465,11 @@ void store_scan_end(StoreScan *s)
     if (!s || s->ended)
         return;
     s->ended = true;
+    store_scan_end(s->delta);
     store__cold_cache_free(&s->cold);
     store__run_release(s->table, s->ref);
     s->ref = NULL;
-    if (!s->clone)
+    if (!s->clone && !s->private_scan)
         store__txn_scan_unregister(s->txn, s->txn_gen, s->table);
 }
 

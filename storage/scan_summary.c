@@ -228,8 +228,8 @@ static bool summary_take(StoreScan *s, const bool *zone_cols, uint32_t *rows,
     int cols[STORE_SUMMARY_SLOTS];
     int n = summary_cols(s, zone_cols, cols);
     if (n < 0 || s->morsels || s->clone || s->next_row != 0 || s->visible < STORE_GROUP_ROWS ||
-        store__txn_own_first(t, s->txn) != UINT64_MAX)
-        return false;  /* a writer may have deleted rows itself */
+        store__txn_own_first(t, s->txn) != UINT64_MAX || store__delta_has(s->txn, t))
+        return false;  /* a writer may have deleted rows itself (or claimed them: delta.c) */
     StoreTableSummary m;
     summary_lock(t);
     m = t->summary;

@@ -510,6 +510,13 @@ int store_seq_owned_by(uint32_t table_oid, uint32_t *oids, int max);
  * table column) into oids (at most max); returns how many there are. */
 int store_seq_in_schema(const char *schema, bool unowned_only, uint32_t *oids, int max);
 
+/* Take t's write lock for txn now (waiting for the writer holding it):
+ * txn's writes to t then go straight to the table instead of through a
+ * private delta (storage/delta.c), and other transactions' commits that
+ * wrote t wait for txn's end. What a transaction does by itself once its
+ * delta of t passes STORE_DELTA_ESCALATE_ROWS rows (a bulk INSERT). */
+void store_table_lock_write(StoreTable *t, StoreTxn *txn);
+
 /* ---- ON CONFLICT (storage/upsert.c; issue 4) ---- */
 /* Take t's write lock for txn (waiting for a concurrent writer to end, as
  * PostgreSQL waits for a conflicting inserter), then, under READ COMMITTED,

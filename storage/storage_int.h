@@ -312,6 +312,12 @@ struct StoreTable {
     struct StoreTable *next_all;  /* every table ever created, for store_close */
     _Atomic uint32_t summary_lock;  /* spin lock of `summary` (scan_summary.c) */
     StoreTableSummary summary;
+    /* delta.c, under pk_lock: the open deltas of transactions writing this
+     * table without its write lock, and idle shadow tables kept for reuse. */
+    struct StoreDelta *deltas;
+    struct StoreTable *shadow_pool;
+    int nshadow_pool;
+    bool is_shadow;        /* a delta's private table (delta.c): never logged, in no catalog */
 };
 
 /* Undo log entry of a transaction (txn.c, mvcc.c): what its rollback (or a
@@ -335,6 +341,8 @@ typedef struct StoreUndo {
     uint64_t from, to;
     StoreHeapMark heap_mark;  /* UNDO_INSERT: heap position before the rows */
     void *aux;                /* UNDO_TRUNCATE: what its undo restores (truncate.c) */
+    bool deferred;            /* UNDO_DELETE of a delta writer (delta.c): its WAL record and
+                                 `next` link (`to`: its delta successor + 1) come at the flush */
 } StoreUndo;
 
 typedef struct StoreSavepointMark {
@@ -358,6 +366,8 @@ typedef struct StoreTxnRef {
 } StoreTxnRef;
 
 struct StoreTxn {
+    struct StoreDelta *deltas;  /* delta.c: its private deltas, one per table written
+                                   without the table's write lock */
     uint64_t gen;          /* bumped when the txn ends; scans compare it */
     uint64_t id;           /* unique per begin (xmax marks) */
     StoreIsolation iso;
@@ -384,7 +394,8 @@ struct StoreTxn {
     StoreTable *waiting_on;   /* under store_g.lock */
     bool waiting_drop;
     bool waiting_scan;        /* waiting_on: a scan queued behind an exclusive lock */
-    StoreTxn *waiting_for;    /* owner of a pending role or sequence change it waits for... */
+    StoreTxn *waiting_for;    /* a transaction it waits for the end of (a row it holds, a
+                                 pending role or sequence change)... */
     uint64_t waiting_for_id;  /* ...with this id (the struct is reused once it ends) */
     uint64_t visit;           /* deadlock search marker */
     StoreTxn *next_live;
@@ -430,6 +441,9 @@ struct StoreScan {
      * the run it handed out still to be told as empty summaries. */
     bool sum_tried;
     uint64_t sum_follow;
+    bool private_scan;     /* of a delta's shadow (store__scan_begin_private): not registered */
+    struct StoreScan *delta;  /* the transaction's delta rows of the table, read after its
+                                 own (delta.c); NULL = none (and in clones) */
 };
 
 /* Rows per morsel of a parallel scan: one checkpoint run group or four bulk
@@ -558,6 +572,10 @@ void store__recovery_load_run(StoreTable *t, StoreTxn *x, const StoreRun *run, c
 void store__pk_reinsert_row(StoreTable *t, uint64_t row);
 /* Newest row holding key (npkey values); false when absent. */
 bool store__pk_find(const StoreTable *t, const Value *key, uint64_t *row);
+/* The same for the key of batch b's active row i (caller holds pk_lock),
+ * and the 23505 a duplicate of it raises (PostgreSQL's detail text). */
+bool store__pk_find_batch_row(const StoreTable *t, const Batch *b, uint32_t i, uint64_t *row);
+_Noreturn void store__pk_raise_duplicate_batch_row(const StoreTable *t, const Batch *b, uint32_t i);
 bool store__pk_row_matches(const StoreTable *t, uint64_t row, const Value *key);
 /* Index every live row (ALTER TABLE ADD PRIMARY KEY): 23505 "could not create
  * unique index" on a duplicate. Caller holds pk_lock exclusively. */
@@ -569,11 +587,11 @@ void store__pk_reserve(StorePkIndex *pk, uint64_t extra);
  * batch's keys again and raises 23505 — unless the row holding it is deleted
  * (committed, or by self_mark): the entry then moves to the new row. Caller
  * holds t->pk_lock exclusively; on error it is still held. Returns false,
- * with none of the batch's keys in, when a key's row is deleted by another
- * transaction — a commit that passed the write lock on (txn.c): the caller
- * waits for its publication and tries again. */
+ * with none of the batch's keys in, when a key's row is held by another
+ * transaction (*wait_mark: its mark): the caller waits for its end
+ * (store__txn_wait_mark) and tries again. */
 bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t limit,
-                            uint64_t self_mark);
+                            uint64_t self_mark, uint64_t *wait_mark);
 /* Remove the keys of the batch's active rows [0, n) inserted as rows base+i. */
 void store__pk_remove_batch(StoreTable *t, const Batch *b, uint64_t base, uint32_t n);
 uint64_t store__pk_hash_row(const StoreTable *t, uint64_t row);
@@ -587,7 +605,69 @@ void store__pk_defer(StoreTable *t);
  * table's rows, so its capacity does not change when it is built. */
 void store__pk_recovered(StoreTable *t);
 
+/* ---- delta.c: transaction-private deltas (row-level write concurrency) ----
+ * A transaction that writes a table without holding its write lock (plain
+ * INSERT/UPDATE/DELETE) keeps its new rows in a private shadow table shaped
+ * as the table, claims the rows it deletes with a compare-and-swap of their
+ * xmax, and appends its rows to the table only when it flushes: at commit
+ * (under the write lock, in commit order), or before a statement that needs
+ * the write lock (COPY's bulk load, ON CONFLICT, TRUNCATE, ALTER, DROP).
+ * Locators of its delta rows carry STORE_DELTA_ROW. README "Row-level
+ * writes". */
+#define STORE_DELTA_ROW (UINT64_C(1) << 62)
+typedef struct StoreDelta StoreDelta;
+/* Whether x's writes to t go to a delta (x does not hold t's write lock). */
+bool store__delta_mode(const StoreTable *t, const StoreTxn *x);
+/* x's unflushed delta shadow of t, or NULL. */
+StoreTable *store__delta_shadow(const StoreTxn *x, const StoreTable *t);
+void store__delta_insert(StoreTable *t, StoreTxn *x, const Batch *b);
+StoreWriteResult store__delta_delete(StoreTable *t, StoreTxn *x, uint64_t rowid,
+                                     uint64_t *newest);
+StoreWriteResult store__delta_update(StoreTable *t, StoreTxn *x, uint64_t rowid,
+                                     const Batch *values, uint32_t row, uint64_t *newest);
+/* A locator of x's as the table row it names now: a delta row after its
+ * flush becomes the table row it went to; *shadow set (and the shadow row
+ * returned) while it is still in the delta. */
+uint64_t store__delta_locate(StoreTable *t, const StoreTxn *x, uint64_t rowid, StoreTable **shadow);
+/* Flush x's delta of t into t (x holds t's write lock; no-op without one). */
+void store__delta_flush(StoreTable *t, StoreTxn *x);
+/* Commit: take each written table's write lock and flush its delta. */
+void store__delta_flush_all(StoreTxn *x);
+/* ROLLBACK TO a savepoint at WAL position wal_pos: a flush after it is
+ * undone (its rows, records and write lock went), its delta open again. */
+void store__delta_rollback_to(StoreTxn *x, uint64_t wal_pos);
+/* Transaction end (after commit or the undo of a rollback): deltas go. */
+void store__delta_end(StoreTxn *x);
+/* Under t->pk_lock: the mark of another transaction whose open delta has
+ * one of the keys of b's rows [0, limit) (0: none) — a direct writer of t
+ * waits for it rather than add the key twice. */
+uint64_t store__delta_pending_key(StoreTable *t, const StoreTxn *x, const Batch *b, uint32_t limit);
+/* Wait until no other transaction has an open delta of t (ON CONFLICT,
+ * before it takes t's write lock: the keys it probes are then all in t). */
+void store__delta_wait_others(StoreTable *t, StoreTxn *x);
+/* The table's idle shadows (store_close, DROP). */
+void store__delta_pool_free(StoreTable *t);
+
+/* mvcc.c: claim row for x — compare-and-swap of its xmax from 0 to x's
+ * mark, waiting for a transaction that holds it (store__txn_wait_mark);
+ * READ COMMITTED follows a committed update to its newest version (MOVED,
+ * not claimed), REPEATABLE READ raises 40001. ndead counted on success. */
+StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t *newest);
+/* The same with its undo entry (deferred: a delta's, logged at the flush). */
+StoreWriteResult store__row_claim_logged(StoreTable *t, StoreTxn *x, uint64_t row,
+                                         uint64_t *newest, bool deferred);
+/* Whether x has a delta of t (flushed or not). */
+bool store__delta_has(const StoreTxn *x, const StoreTable *t);
+
+/* scan.c: a scan of a delta's shadow for its transaction (every column
+ * asked, no zone filter), not registered with the transaction. */
+StoreScan *store__scan_begin_private(StoreTable *shadow, StoreTxn *x, int ncols, const int *cols,
+                                     MemArena *arena);
+
 /* ---- txn.c ---- */
+/* Wait until the transaction whose xmax mark is `mark` has ended (40P01 on
+ * a deadlock, 57014 on cancel, 55P03 past lock_timeout). */
+void store__txn_wait_mark(StoreTxn *me, uint64_t mark);
 /* Take t's write lock for txn (waits; raises 40P01 on deadlock, 42P01 when
  * the table was dropped). Records the heap mark and first row at the first
  * append. store__txn_acquire_write also waits until the rows of commits that

@@ -128,6 +128,7 @@ void store__table_free(StoreTable *t)
         return;
     if (!t->data_freed)
         store__table_free_data(t);
+    store__delta_pool_free(t);
     for (int i = 0; t->cols && i < t->ncols; i++) {
         free((char *)t->cols[i].name);
         free((char *)t->cols[i].default_text);
@@ -741,37 +742,49 @@ static void check_batch_shape(const StoreTable *t, const Batch *b)
         ERR_ASSERT(b->cols[c].phys == t->phys[c]);
 }
 
+/* One try of pk_insert_locked: true with the keys in and pk_lock held;
+ * false, the lock released, with *wait_mark set. */
+__attribute__((noinline)) static bool pk_insert_try(StoreTable *t, StoreTxn *x, const Batch *b,
+                                                    uint64_t base, uint32_t limit,
+                                                    uint64_t *wait_mark)
+{
+    pthread_rwlock_wrlock(&t->pk_lock);
+    *wait_mark = 0;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__pk_reserve(&t->pk, limit);
+        /* A key in another transaction's open delta (delta.c) is decided
+         * by that transaction: wait for it first. */
+        if (!t->is_shadow)
+            *wait_mark = store__delta_pending_key(t, x, b, limit);
+        if (!*wait_mark &&
+            store__pk_insert_batch(t, b, base, limit, STORE_XMAX_MARK | x->id, wait_mark))
+            *wait_mark = 0;  /* 23505 leaves no key behind */
+        err_pop(&jmp);
+    } else {
+        pthread_rwlock_unlock(&t->pk_lock);
+        err_rethrow();
+    }
+    if (!*wait_mark)
+        return true;
+    pthread_rwlock_unlock(&t->pk_lock);
+    return false;
+}
+
 /* Keys of the batch's rows [0, limit) into the index, taking pk_lock
  * exclusively. On success the lock is still held: the caller copies the
  * rows before releasing it, so a concurrent point lookup never compares a
  * key against a row whose values are not written yet. On error (23505)
- * the batch's keys are gone and the lock is released. A key deleted by a
- * commit that passed the write lock on waits (lock released) for its
- * publication, then the batch tries again. */
-__attribute__((noinline)) static void pk_insert_locked(StoreTable *t, StoreTxn *x,
-                                                       const Batch *b, uint64_t base,
-                                                       uint32_t limit)
+ * the batch's keys are gone and the lock is released. A key's row held by
+ * another transaction (a commit that passed the write lock on, not
+ * published yet), or a key in another's open delta, waits (lock released)
+ * for that transaction's end, then the batch tries again. */
+static void pk_insert_locked(StoreTable *t, StoreTxn *x, const Batch *b, uint64_t base,
+                             uint32_t limit)
 {
-    uint64_t self = STORE_XMAX_MARK | x->id;
-    for (;;) {
-        pthread_rwlock_wrlock(&t->pk_lock);
-        bool placed = false;
-        ErrJmp jmp;
-        if (ERR_TRY(jmp)) {
-            store__pk_reserve(&t->pk, limit);
-            placed = store__pk_insert_batch(t, b, base, limit, self);  /* 23505 leaves no key behind */
-            err_pop(&jmp);
-        } else {
-            pthread_rwlock_unlock(&t->pk_lock);
-            err_rethrow();
-        }
-        if (placed)
-            return;
-        /* A key deleted by a commit that passed the write lock on and is
-         * not published yet: once it is, the key is free. */
-        pthread_rwlock_unlock(&t->pk_lock);
-        store__txn_wait_published(x, t);
-    }
+    uint64_t wait_mark;
+    while (!pk_insert_try(t, x, b, base, limit, &wait_mark))
+        store__txn_wait_mark(x, wait_mark);
 }
 
 /* Checks, reservations, keys and copies of one append (write lock held). */
@@ -1008,6 +1021,10 @@ void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
         return;
     }
     ERR_ASSERT(b->count <= VEC_CAPACITY);  /* one WAL record per batch */
+    if (store__delta_mode(t, txn)) {
+        store__delta_insert(t, txn, b);  /* private until commit (delta.c) */
+        return;
+    }
     store__txn_acquire_write_dml(txn, t);
     store__append_locked(t, txn, b);
 }
@@ -1015,9 +1032,11 @@ void store_table_append(StoreTable *t, StoreTxn *txn, const Batch *b)
 uint64_t store_table_row_count(StoreTable *t, StoreTxn *txn)
 {
     /* Row versions, deleted ones included: an estimate (exact counts scan). */
+    StoreTable *shadow = store__delta_shadow(txn, t);
+    uint64_t own = shadow ? atomic_load_explicit(&shadow->nrows, memory_order_relaxed) : 0;
     if (txn && __atomic_load_n(&t->writer, __ATOMIC_RELAXED) == txn)
-        return atomic_load_explicit(&t->nrows, memory_order_acquire);
-    return atomic_load_explicit(&t->committed, memory_order_acquire);
+        return atomic_load_explicit(&t->nrows, memory_order_acquire) + own;
+    return atomic_load_explicit(&t->committed, memory_order_acquire) + own;
 }
 
 void store__heap_reset(StoreHeap *h, StoreHeapMark mark)

@@ -1,13 +1,14 @@
 /*
  * txn.c — transactions and the lock manager of the in-memory store.
  *
- * The model (storage.h): a writer takes a table's write lock at its first
- * append and keeps it to rollback, or to commit — to the commit's WAL
- * record for plain DML, which then passes it on while it waits for the
- * flush ("Commit handoff" below) — so there is one writer per table at a
- * time; readers never wait for writers. Commit publishes the table's new
- * row count; rollback truncates the rows the transaction appended and
- * removes their keys from the pk index.
+ * The model (storage.h): plain INSERT/UPDATE/DELETE write a private delta
+ * and claim rows (delta.c) and take a table's write lock only at commit, to
+ * append their rows; bulk loads, ON CONFLICT and DDL take it at their first
+ * write and keep it to the end. A commit passes it on at its WAL record,
+ * while it waits for the flush ("Commit handoff" below). So one transaction
+ * at a time appends to a table; readers never wait for writers. Commit
+ * publishes the table's new row count; rollback truncates the rows the
+ * transaction appended and removes their keys from the pk index.
  *
  * Table locks as PostgreSQL's: a transaction's reference to a table
  * (StoreTxnRef, made by its first scan or write) is its lock, held to its
@@ -190,7 +191,7 @@ static bool excl_blocks(StoreTable *t, StoreTxn *x)
 
 static bool txn_reaches(StoreTxn *me, StoreTxn *x, uint64_t epoch)
 {
-    if (x->waiting_for)   /* a role's or sequence's pending change */
+    if (x->waiting_for)   /* a transaction's end: a row it holds, a pending change */
         return x->waiting_for->active && x->waiting_for->id == x->waiting_for_id &&
                txn_visit(me, x->waiting_for, epoch);  /* (the struct may serve a newer one) */
     StoreTable *t = x->waiting_on;
@@ -334,7 +335,11 @@ uint64_t store__txn_own_first(const StoreTable *t, const StoreTxn *x)
 
 static void acquire_write(StoreTxn *x, StoreTable *t, bool dml);
 
-void store__txn_acquire_write(StoreTxn *x, StoreTable *t) { acquire_write(x, t, false); }
+void store__txn_acquire_write(StoreTxn *x, StoreTable *t)
+{
+    acquire_write(x, t, false);
+    store__delta_flush(t, x);  /* its plain writes so far join the table first (delta.c) */
+}
 void store__txn_acquire_write_dml(StoreTxn *x, StoreTable *t) { acquire_write(x, t, true); }
 
 static void acquire_write(StoreTxn *x, StoreTable *t, bool dml)
@@ -608,16 +613,19 @@ static void wait_exclusive(StoreTxn *me, StoreTable *t, const char *verb, bool t
 void store__txn_wait_drop(StoreTxn *me, StoreTable *t)
 {
     wait_exclusive(me, t, "DROP TABLE", false);
+    store__delta_flush(t, me);  /* its plain writes join the table first (delta.c) */
 }
 
 void store__txn_wait_truncate(StoreTxn *me, StoreTable *t)
 {
     wait_exclusive(me, t, "TRUNCATE", true);
+    store__delta_flush(t, me);
 }
 
 void store__txn_wait_alter(StoreTxn *me, StoreTable *t)
 {
     wait_exclusive(me, t, "ALTER TABLE", false);
+    store__delta_flush(t, me);
 }
 
 static _Noreturn void raise_txn_deadlock(void)
@@ -660,6 +668,18 @@ void store__txn_wait_txn(StoreTxn *me, StoreTxn *owner, uint64_t owner_id)
         }
     }
     store__unlock();
+}
+
+void store__txn_wait_mark(StoreTxn *me, uint64_t mark)
+{
+    uint64_t id = mark & ~STORE_XMAX_MARK;
+    store__lock();
+    StoreTxn *owner = store_g.live_txns;
+    while (owner && owner->id != id)
+        owner = owner->next_live;
+    store__unlock();
+    if (owner)
+        store__txn_wait_txn(me, owner, id);  /* re-checks under the lock: it may be gone */
 }
 
 void store__txn_wait_notxn_scans(StoreTable *t)
@@ -727,6 +747,16 @@ static void txn_end(StoreTxn *x, bool commit)
     if (!x || !x->active)
         return;
     if (commit) {
+        /* Plain writes join their tables (delta.c): a failure there (out
+         * of memory) rolls the transaction back. */
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            store__delta_flush_all(x);
+            err_pop(&jmp);
+        } else {
+            txn_end(x, false);
+            err_rethrow();
+        }
         store__bulk_seal(x);  /* bulk loads: run files fsync'd, their records (bulk.c) */
         /* Bulk runs join their tables, TRUNCATE swaps generations: both with
          * checkpoints kept out (they read and install runs), from before the
@@ -745,6 +775,7 @@ static void txn_end(StoreTxn *x, bool commit)
         store__bulk_abort(x);  /* bulk run files go */
     }
     store__cat_end(x, commit);  /* catalog_txn.c: entries left (rollback; commit with no WAL) */
+    store__delta_end(x);        /* delta.c: private rows and shadows go */
     store__fetch_free(x);       /* mvcc.c: strings store_row_fetch copied */
     x->nundo = x->nsaves = 0;
     x->wal_len = 0;

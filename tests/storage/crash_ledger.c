@@ -153,8 +153,16 @@ static void *worker(void *p)
         ErrJmp jmp;
         if (ERR_TRY(jmp)) {
             store_txn_statement_begin(x);
-            add_to(l, x, row, cur, from, -amt);
-            add_to(l, x, row, cur, to, amt);
+            /* Rows in account order: row-level locks (storage/delta.c)
+             * would otherwise deadlock two opposite transfers (40P01, as
+             * in PostgreSQL). */
+            if (from < to) {
+                add_to(l, x, row, cur, from, -amt);
+                add_to(l, x, row, cur, to, amt);
+            } else {
+                add_to(l, x, row, cur, to, amt);
+                add_to(l, x, row, cur, from, -amt);
+            }
             int64_t hv[4] = {(int64_t)id, from, to, amt};
             set_row(hist, hv);
             store_table_append(h, x, hist);

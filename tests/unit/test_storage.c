@@ -508,17 +508,18 @@ typedef struct WaitArg {
     _Atomic int stage;
     char sqlstate[6];
     MemArena *arena;  /* the thread's own: arenas have one owner */
+    int64_t key;      /* second_writer's */
 } WaitArg;
 
 static void *second_writer(void *p)
 {
     WaitArg *a = p;
     StoreTxn *x = store_txn_begin();
-    Batch *b = items_batch_in(a->arena, 1000, 1);
+    Batch *b = items_batch_in(a->arena, a->key, 1);
     atomic_store(&a->stage, 1);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        store_table_append(a->t, x, b);  /* waits for the first writer */
+        store_table_append(a->t, x, b);  /* a key the first writer has: waits for it */
         err_pop(&jmp);
         atomic_store(&a->stage, 2);
         store_txn_commit(x);
@@ -530,24 +531,32 @@ static void *second_writer(void *p)
     return NULL;
 }
 
-Test(storage, second_writer_waits_for_commit)
+Test(storage, second_writer_of_a_key_waits_for_commit)
 {
     StoreTable *t = make_items("t");
     StoreTxn *x = store_txn_begin();
     NO_ERROR(store_table_append(t, x, items_batch(0, 10)));
-    WaitArg a = {.t = t, .arena = mem_arena_create("writer")};
+    /* Another key: no wait (row-level writes, delta.c). */
+    WaitArg o = {.t = t, .key = 1000, .arena = mem_arena_create("writer")};
     pthread_t th;
+    pthread_create(&th, NULL, second_writer, &o);
+    pthread_join(th, NULL);
+    cr_assert_eq(atomic_load(&o.stage), 2, "a writer of other keys goes on (%s)", o.sqlstate);
+    /* A key x inserted: waits for x, then finds it taken. */
+    WaitArg a = {.t = t, .key = 5, .arena = mem_arena_create("writer")};
     pthread_create(&th, NULL, second_writer, &a);
     while (atomic_load(&a.stage) < 1)
         usleep(1000);
     usleep(200 * 1000);
-    cr_assert_eq(atomic_load(&a.stage), 1, "the second writer must wait");
-    cr_assert_eq(scan_count(t, NULL, NULL), 0, "readers never block and see nothing uncommitted");
+    cr_assert_eq(atomic_load(&a.stage), 1, "the second writer of key 5 must wait");
+    cr_assert_eq(scan_count(t, NULL, NULL), 1, "readers never block and see nothing uncommitted");
     store_txn_commit(x);
     pthread_join(th, NULL);
-    cr_assert_eq(atomic_load(&a.stage), 2);
+    cr_assert_eq(atomic_load(&a.stage), 3);
+    cr_assert_str_eq(a.sqlstate, "23505");
     cr_assert_eq(scan_count(t, NULL, NULL), 11);
     mem_arena_destroy(a.arena);
+    mem_arena_destroy(o.arena);
 }
 
 static void *crossing_writer(void *p)
@@ -555,7 +564,7 @@ static void *crossing_writer(void *p)
     WaitArg *a = p;
     StoreTxn *x = store_txn_begin();
     Batch *b1 = items_batch_in(a->arena, 0, 1);
-    Batch *b2 = items_batch_in(a->arena, 50, 1);
+    Batch *b2 = items_batch_in(a->arena, 0, 1);  /* the key the main thread has in t */
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         store_table_append(a->t2, x, b1);
@@ -585,13 +594,13 @@ Test(storage, deadlock_detected)
     pthread_create(&th, NULL, crossing_writer, &a);
     while (atomic_load(&a.stage) < 1)
         usleep(1000);
-    atomic_store(&a.stage, 2);  /* the thread now waits for t1 (ours) */
+    atomic_store(&a.stage, 2);  /* the thread now waits for key 0 of t1 (ours) */
     usleep(100 * 1000);
-    /* We wait for t2 (theirs): one of the two must get 40P01. */
+    /* We wait for key 0 of t2 (theirs): one of the two must get 40P01. */
     ErrJmp jmp;
     volatile bool we_failed = false;
     if (ERR_TRY(jmp)) {
-        store_table_append(t2, x, items_batch(60, 1));
+        store_table_append(t2, x, items_batch(0, 1));
         err_pop(&jmp);
     } else {
         cr_assert_str_eq(err_current()->sqlstate, "40P01");
@@ -748,13 +757,13 @@ static void *scan_then_write(void *p)
 {
     ScanThenWrite *a = p;
     StoreTxn *y = store_txn_begin();
-    Batch *b = items_batch_in(a->arena, 900, 1);
+    Batch *b = items_batch_in(a->arena, 0, 1);  /* the key the main thread has in t1 */
     int cols[] = {0};
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         StoreScan *s = store_scan_begin(a->scanned, y, 1, cols, 0, NULL, a->arena);
         atomic_store(&a->stage, 1);
-        store_table_append(a->written, y, b);  /* waits for the main thread's lock */
+        store_table_append(a->written, y, b);  /* waits for the main thread's key */
         store_scan_end(s);
         err_pop(&jmp);
         atomic_store(&a->stage, 2);

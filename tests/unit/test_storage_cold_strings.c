@@ -417,6 +417,7 @@ Test(coldstr, rollback_onto_a_released_block)
         ((StrRef *)big->cols[2].data)[r] = (StrRef){"c7", 2};
         ((int32_t *)big->cols[3].data)[r] = 7;
     }
+    NO_ERROR(store_table_lock_write(t, x));  /* straight to the table, not a delta */
     StoreHeapBlock *before = t->heap.vals;
     append_ok(t, x, big);
     cr_assert_neq(t->heap.vals, before, "a new block for the big batch");

@@ -200,7 +200,18 @@ Test(scansum, concurrent_writer_and_own_rows)
 {
     StoreTable *t = make_table();
     check(t, NULL, 5000, 4999, 2);
+    /* A writer of its own delta (storage/delta.c): its rows and deletion
+     * are its own only; the table's groups summarised as before. */
+    StoreTxn *d = store_txn_begin();
+    append(t, d, 5000, 3000, 1000000);
+    NO_ERROR(store_row_delete(t, d, 20, NULL));
+    check(t, NULL, 5000, 4999, 1);
+    check(t, d, 7999, 7999000000, 1);
+    store_txn_rollback(d);
+    check(t, NULL, 5000, 4999, 2);
+    /* A writer holding the table's write lock: rows into the table. */
     StoreTxn *w = store_txn_begin();
+    NO_ERROR(store_table_lock_write(t, w));
     append(t, w, 5000, 3000, 1000000);     /* fills group 2 with big values, uncommitted */
     NO_ERROR(store_row_delete(t, w, 10, NULL));
     StoreTxn *r = store_txn_begin();
@@ -230,10 +241,12 @@ Test(scansum, rolled_back_rows_leave_zone_maps_wide)
 {
     StoreTable *t = make_table();
     StoreTxn *w = store_txn_begin();
+    NO_ERROR(store_table_lock_write(t, w));  /* rows into the table, not a delta */
     append(t, w, 5000, 2000, -1000000);    /* into group 2 and 3: min far below */
     store_txn_rollback(w);
     check(t, NULL, 5000, 4999, 2);
     w = store_txn_begin();
+    NO_ERROR(store_table_lock_write(t, w));
     append(t, w, 5000, 1144, 1);            /* group 2 full again, from small values */
     int level = store_txn_savepoint(w);
     append(t, w, 6144, 3000, 1000000);      /* groups 3, 4: max far above */
@@ -381,6 +394,7 @@ Test(scansum, loose_group_ends_the_run)
 {
     StoreTable *t = make_summarised("t", 3);   /* group 3 partial (100 rows) */
     StoreTxn *w = store_txn_begin();
+    NO_ERROR(store_table_lock_write(t, w));  /* into the table itself, not a delta */
     append(t, w, 3 * 2048 + 100, 2048, 1000000);  /* into groups 3 and 4 */
     store_txn_rollback(w);
     w = store_txn_begin();
