@@ -493,7 +493,10 @@ Test(scansum, readers_under_concurrent_writer)
     pthread_t th;
     cr_assert_eq(pthread_create(&th, NULL, writer_main, &wr), 0);
     int runs = 0;
-    for (int i = 0; i < 300 && atomic_load(&wr.rounds) < 400; i++) {
+    /* At least 300 reads and until the writer has done a few rounds (on a
+     * busy machine its thread may start late). */
+    for (int i = 0; (i < 300 || atomic_load(&wr.rounds) < 5) && atomic_load(&wr.rounds) < 400 &&
+                    i < 200000; i++) {
         StoreTxn *r = store_txn_begin();
         store_txn_set_isolation(r, i % 2 ? STORE_REPEATABLE_READ : STORE_READ_COMMITTED);
         store_txn_statement_begin(r);
