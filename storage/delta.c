@@ -563,6 +563,17 @@ void store__delta_rollback_to(StoreTxn *x, uint64_t wal_pos)
     }
 }
 
+void store__delta_discard(StoreTxn *x)
+{
+    while (x->deltas) {
+        StoreDelta *d = x->deltas;
+        x->deltas = d->next_in_txn;
+        store__table_free(d->shadow);
+        free(d->moved);
+        free(d);
+    }
+}
+
 void store__delta_end(StoreTxn *x)
 {
     while (x->deltas) {

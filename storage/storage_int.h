@@ -645,6 +645,9 @@ uint64_t store__delta_pending_key(StoreTable *t, const StoreTxn *x, const Batch 
 /* Wait until no other transaction has an open delta of t (ON CONFLICT,
  * before it takes t's write lock: the keys it probes are then all in t). */
 void store__delta_wait_others(StoreTable *t, StoreTxn *x);
+/* store_close with x still open: its deltas freed, their tables left
+ * alone (they are being freed too). */
+void store__delta_discard(StoreTxn *x);
 /* The table's idle shadows (store_close, DROP). */
 void store__delta_pool_free(StoreTable *t);
 

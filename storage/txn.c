@@ -886,6 +886,10 @@ void store_txn_rollback(StoreTxn *txn) { txn_end(txn, false); }
 
 void store__txn_free_all(void)
 {
+    /* Open transactions' deltas first, without the lock: freeing a shadow
+     * table takes it (store_close: nothing else runs). */
+    for (StoreTxn *x = store_g.live_txns; x; x = x->next_live)
+        store__delta_discard(x);
     store__lock();
     StoreTxn *x = store_g.live_txns;
     while (x) {
