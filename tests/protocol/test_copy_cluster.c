@@ -369,6 +369,9 @@ int main(void)
 {
     ptest_start(&server, NULL, NULL);
     PGconn *c = ptest_connect(&server, "");
+    /* The checks read rows in scan order (the layout a clustered load
+     * wrote): one thread, not a Gather's any-order (executor/gather.c). */
+    PQclear(ptest_exec(c, "SET max_parallel_workers_per_gather = 0", PGRES_COMMAND_OK));
     check_sorted_load(c);
     check_text_key(c);
     check_errors(c);
