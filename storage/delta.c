@@ -225,6 +225,24 @@ static uint64_t key_owner(const StoreTable *t, const StoreTxn *x, uint64_t r)
     return 1;
 }
 
+/* The mark of another transaction whose open delta holds the key of b's
+ * row i, live (0: none). Under t->pk_lock. */
+static uint64_t delta_key_owner(StoreTable *t, const StoreTxn *x, const Batch *b, uint32_t i)
+{
+    for (StoreDelta *d = t->deltas; d; d = d->next_in_table) {
+        if (d->owner == x || d->flushed)
+            continue;
+        uint64_t r;
+        pthread_rwlock_rdlock(&d->shadow->pk_lock);
+        bool found = store__pk_find_batch_row(d->shadow, b, i, &r) &&
+                     atomic_load(store__xmax_of(d->shadow, r)) == 0;
+        pthread_rwlock_unlock(&d->shadow->pk_lock);
+        if (found)
+            return STORE_XMAX_MARK | d->owner_id;
+    }
+    return 0;
+}
+
 /* The first conflict of batch b's keys with t and the other open deltas:
  * *wait_mark set (a transaction to wait for) or *dup the row that is a
  * duplicate; false when none. Under t->pk_lock (write). */
@@ -249,37 +267,18 @@ static bool key_conflict(StoreTable *t, StoreTxn *x, const Batch *b, uint64_t *w
                 return true;
             }
         }
-        for (StoreDelta *d = t->deltas; d; d = d->next_in_table) {
-            if (d->owner == x || d->flushed)
-                continue;
-            pthread_rwlock_rdlock(&d->shadow->pk_lock);
-            bool found = store__pk_find_batch_row(d->shadow, b, i, &r) &&
-                         atomic_load(store__xmax_of(d->shadow, r)) == 0;
-            pthread_rwlock_unlock(&d->shadow->pk_lock);
-            if (found) {
-                *wait_mark = STORE_XMAX_MARK | d->owner_id;
-                return true;
-            }
-        }
+        if ((*wait_mark = delta_key_owner(t, x, b, i)) != 0)
+            return true;
     }
     return false;
 }
 
 uint64_t store__delta_pending_key(StoreTable *t, const StoreTxn *x, const Batch *b, uint32_t limit)
 {
-    for (StoreDelta *d = t->deltas; d; d = d->next_in_table) {
-        if (d->owner == x || d->flushed)
-            continue;
-        pthread_rwlock_rdlock(&d->shadow->pk_lock);
-        bool found = false;
-        for (uint32_t i = 0; i < limit && !found; i++) {
-            uint64_t r;
-            found = store__pk_find_batch_row(d->shadow, b, i, &r) &&
-                    atomic_load(store__xmax_of(d->shadow, r)) == 0;
-        }
-        pthread_rwlock_unlock(&d->shadow->pk_lock);
-        if (found)
-            return STORE_XMAX_MARK | d->owner_id;
+    for (uint32_t i = 0; i < limit; i++) {
+        uint64_t mark = delta_key_owner(t, x, b, i);
+        if (mark)
+            return mark;
     }
     return 0;
 }

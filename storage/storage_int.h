@@ -677,7 +677,7 @@ void store__txn_wait_mark(StoreTxn *me, uint64_t mark);
  * passed the lock on are published (bulk loads, VACUUM, ON CONFLICT, replay
  * need rows >= `committed` to be their own); the _dml form (INSERT, UPDATE,
  * DELETE) does not: it waits only where it meets such a commit's marks
- * (store__txn_wait_published). */
+ * (store__txn_wait_mark). */
 void store__txn_acquire_write(StoreTxn *txn, StoreTable *t);
 void store__txn_acquire_write_dml(StoreTxn *txn, StoreTable *t);
 /* Commit handoff (txn.c): after x's COMMIT record is written (sequence
@@ -685,11 +685,6 @@ void store__txn_acquire_write_dml(StoreTxn *txn, StoreTable *t);
  * its plain DML on, so the next writer of a table works while this commit
  * waits for its fsync — its flush can then be shared (group commit). */
 void store__txn_handoff(StoreTxn *x, uint64_t seq);
-/* Wait until every commit that passed t's write lock on is published (its
- * marks are commit sequences, its rows below `committed`). Short: such a
- * commit only waits for the WAL flush and for earlier commits. Raises
- * 57014 on cancel, 55P03 past me's lock_timeout. */
-void store__txn_wait_published(StoreTxn *me, StoreTable *t);
 /* First row of t that x appended while holding its write lock
  * (UINT64_MAX when x is not t's writer). */
 uint64_t store__txn_own_first(const StoreTable *t, const StoreTxn *x);

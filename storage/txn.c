@@ -319,13 +319,6 @@ static void wait_published_locked(StoreTxn *me, StoreTable *t)
     }
 }
 
-void store__txn_wait_published(StoreTxn *me, StoreTable *t)
-{
-    store__lock();
-    wait_published_locked(me, t);
-    store__unlock();
-}
-
 uint64_t store__txn_own_first(const StoreTable *t, const StoreTxn *x)
 {
     if (!x || __atomic_load_n(&t->writer, __ATOMIC_RELAXED) != x)
@@ -396,7 +389,7 @@ static void acquire_write(StoreTxn *x, StoreTable *t, bool dml)
  * plain INSERT/UPDATE/DELETE pass on. The next writer appends after the
  * committing rows (its own start at writer_first), and when it meets their
  * marks (an UPDATE of the same row, an INSERT of a key they deleted) waits
- * for their publication (store__txn_wait_published) and goes on as after
+ * for that transaction's end (store__txn_wait_mark) and goes on as after
  * any concurrent commit. Its own commit comes later in the WAL, so it is
  * published later: `committed` still grows as a prefix. Bulk loads and
  * TRUNCATE (which install runs or swap generations after the record) and
