@@ -40,6 +40,7 @@
 #include "common/numeric.h"
 #include "common/strbuf.h"
 #include "common/typio.h"
+#include "storage/runs/run.h"
 
 /* Serializes deferred builds (rare: the first use of a table after a restart). */
 static pthread_mutex_t pk_build_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -183,9 +184,30 @@ void store__pk_defer(StoreTable *t)
 void store__pk_recovered(StoreTable *t)
 {
     if (t->npkey > 0 && atomic_load(&t->pk.pending)) {
-        uint64_t n = atomic_load(&t->nrows);
+        uint64_t n = atomic_load(&t->nrows) - t->pk.runs_end;  /* the rest is in key runs */
         store__pk_reserve(&t->pk, n ? n : 1);
     }
+}
+
+/* The key of row (a table or batch row of s) as values, for key runs. */
+static void pk_key_values(const PkSrc *s, uint64_t row, Value *out)
+{
+    const StoreTable *t = s->t;
+    for (int k = 0; k < t->npkey; k++) {
+        int col = t->pkey[k];
+        out[k].is_null = false;
+        memcpy(&out[k].u, pk_value(s, col, row), t->width[col]);
+    }
+}
+
+/* The newest row holding row's key in the table's key runs (keyruns.c). */
+static bool pk_runs_find(const PkSrc *s, uint64_t row, uint64_t *found)
+{
+    if (s->t->pk.nruns == 0)
+        return false;
+    Value key[RUN_KEYS_MAX];
+    pk_key_values(s, row, key);
+    return store__keys_find(s->t, key, found);
 }
 
 /* Hashes of rows [row, row + n) of one store group into h, column by
@@ -249,7 +271,8 @@ static void pk_huge_pages(StorePkIndex *pk)
         (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);  /* advice only */
 }
 
-/* Deferred build: index rows [0, nrows) in row order. A key met again
+/* Deferred build: index rows [runs_end, nrows) in row order (the rows
+ * before are in key runs). A key met again
  * moves to the later row unless that row's deletion committed while the
  * earlier one's did not (see the top of the file). Hashes a store group
  * at a time and prefetches slots PK_PREFETCH keys ahead: the probes are
@@ -265,12 +288,15 @@ static void pk_build_deferred(StoreTable *t)
         memset(pk->slots, 0, pk->cap * sizeof *pk->slots);
         pk->count = 0;
     }
-    store__pk_reserve(pk, n ? n : 1);
+    uint64_t from = pk->runs_end;
+    store__pk_reserve(pk, n > from ? n - from : 1);
     pk_huge_pages(pk);
     uint64_t mask = pk->cap - 1;
     uint64_t h[STORE_GROUP_ROWS];
-    for (uint64_t row = 0; row < n; row += STORE_GROUP_ROWS) {
-        uint32_t m = n - row < STORE_GROUP_ROWS ? (uint32_t)(n - row) : STORE_GROUP_ROWS;
+    for (uint64_t row = from; row < n;) {
+        /* A store group at a time (the first may start inside one). */
+        uint32_t off = (uint32_t)(row % STORE_GROUP_ROWS);
+        uint32_t m = n - row < STORE_GROUP_ROWS - off ? (uint32_t)(n - row) : STORE_GROUP_ROWS - off;
         pk_hash_group(t, row, m, h);
         for (uint32_t i = 0; i < m && i < PK_PREFETCH; i++)
             __builtin_prefetch(&pk->slots[h[i] & mask], 1);
@@ -288,6 +314,7 @@ static void pk_build_deferred(StoreTable *t)
                 pk->slots[j].row = r + 1;
             }
         }
+        row += m;
     }
 }
 
@@ -467,41 +494,48 @@ bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32
         uint64_t row = base + i;
         uint64_t h = pk_hash(&s, row);
         uint64_t j = h & mask;
-        bool placed = false;
-        while (pk->slots[j].row) {
-            uint64_t other = pk->slots[j].row - 1;
-            if (pk->slots[j].hash == h && pk_equal(&s, other, row)) {
-                if (other < base && pk_row_dead(t, other, self_mark)) {
-                    if (!moved)
-                        moved = malloc(sizeof *moved * 2 * limit);
-                    if (!moved) {
-                        store__pk_remove_batch(t, b, base, i);
-                        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-                    }
-                    moved[2 * nmoved] = j;
-                    moved[2 * nmoved + 1] = pk->slots[j].row;
-                    nmoved++;
-                    pk->slots[j].row = row + 1;  /* the new version takes the key */
-                    placed = true;
-                    break;
-                }
-                /* Undo: the batch's own keys, then the entries it moved. */
-                for (uint32_t m = nmoved; m-- > 0;)
-                    pk->slots[moved[2 * m]].row = moved[2 * m + 1];
-                free(moved);
-                store__pk_remove_batch(t, b, base, i);
-                if (other < base && pk_row_committing(t, other, self_mark)) {
-                    *wait_mark = atomic_load(store__xmax_of(t, other));
-                    return false;
-                }
-                raise_duplicate(&s, row);
+        bool in_hash = false;
+        uint64_t other = 0;
+        for (; pk->slots[j].row; j = (j + 1) & mask) {
+            if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, row)) {
+                other = pk->slots[j].row - 1;
+                in_hash = true;
+                break;
             }
-            j = (j + 1) & mask;
         }
-        if (!placed) {
-            pk->slots[j] = (StorePkEntry){h, row + 1};
-            pk->count++;
+        /* Not in the hash: the key's newest row may be in a key run
+         * (then it is an older row than any in the hash, below base). */
+        bool held = in_hash || pk_runs_find(&s, row, &other);
+        if (held && other < base && pk_row_dead(t, other, self_mark)) {
+            if (in_hash) {
+                if (!moved)
+                    moved = malloc(sizeof *moved * 2 * limit);
+                if (!moved) {
+                    store__pk_remove_batch(t, b, base, i);
+                    err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+                }
+                moved[2 * nmoved] = j;
+                moved[2 * nmoved + 1] = pk->slots[j].row;
+                nmoved++;
+                pk->slots[j].row = row + 1;  /* the new version takes the key */
+                continue;
+            }
+            held = false;  /* the key run's row is dead: a new entry in the hash */
         }
+        if (held) {
+            /* Undo: the batch's own keys, then the entries it moved. */
+            for (uint32_t m = nmoved; m-- > 0;)
+                pk->slots[moved[2 * m]].row = moved[2 * m + 1];
+            free(moved);
+            store__pk_remove_batch(t, b, base, i);
+            if (other < base && pk_row_committing(t, other, self_mark)) {
+                *wait_mark = atomic_load(store__xmax_of(t, other));
+                return false;
+            }
+            raise_duplicate(&s, row);
+        }
+        pk->slots[j] = (StorePkEntry){h, row + 1};
+        pk->count++;
     }
     free(moved);
     return true;
@@ -513,6 +547,8 @@ void store__pk_reinsert_row(StoreTable *t, uint64_t row)
         return;
     PkSrc s = {t, NULL, 0};
     StorePkIndex *pk = &t->pk;
+    if (row < pk->runs_end)
+        return;  /* its key run still names it (no later row took the key in a run) */
     store__pk_reserve(pk, 1);
     uint64_t mask = pk->cap - 1;
     uint64_t h = pk_hash(&s, row);
@@ -549,17 +585,17 @@ bool store__pk_find(const StoreTable *t, const Value *key, uint64_t *row)
 {
     pk_ensure((StoreTable *)t);  /* a deferred build writes the table's index */
     const StorePkIndex *pk = &t->pk;
-    if (!pk->slots)
-        return false;
-    uint64_t mask = pk->cap - 1;
-    uint64_t h = pk_hash_key(t, key);
-    for (uint64_t j = h & mask; pk->slots[j].row; j = (j + 1) & mask) {
-        if (pk->slots[j].hash == h && store__pk_row_matches(t, pk->slots[j].row - 1, key)) {
-            *row = pk->slots[j].row - 1;
-            return true;
+    if (pk->slots) {
+        uint64_t mask = pk->cap - 1;
+        uint64_t h = pk_hash_key(t, key);
+        for (uint64_t j = h & mask; pk->slots[j].row; j = (j + 1) & mask) {
+            if (pk->slots[j].hash == h && store__pk_row_matches(t, pk->slots[j].row - 1, key)) {
+                *row = pk->slots[j].row - 1;
+                return true;
+            }
         }
     }
-    return false;
+    return store__keys_find(t, key, row);
 }
 
 /* Batch rows sit above every table row in a PkSrc. */
@@ -569,18 +605,19 @@ bool store__pk_find_batch_row(const StoreTable *t, const Batch *b, uint32_t i, u
 {
     pk_ensure((StoreTable *)t);
     const StorePkIndex *pk = &t->pk;
-    if (!pk->slots)
-        return false;
     PkSrc s = {t, b, PK_BATCH_BASE};
-    uint64_t mask = pk->cap - 1;
-    uint64_t h = pk_hash(&s, PK_BATCH_BASE + i);
-    for (uint64_t j = h & mask; pk->slots[j].row; j = (j + 1) & mask) {
-        if (pk->slots[j].hash == h && pk_equal(&s, pk->slots[j].row - 1, PK_BATCH_BASE + i)) {
-            *row = pk->slots[j].row - 1;
-            return true;
+    if (pk->slots) {
+        uint64_t mask = pk->cap - 1;
+        uint64_t h = pk_hash(&s, PK_BATCH_BASE + i);
+        for (uint64_t j = h & mask; pk->slots[j].row; j = (j + 1) & mask) {
+            if (pk->slots[j].hash == h &&
+                pk_equal(&s, pk->slots[j].row - 1, PK_BATCH_BASE + i)) {
+                *row = pk->slots[j].row - 1;
+                return true;
+            }
         }
     }
-    return false;
+    return pk_runs_find(&s, PK_BATCH_BASE + i, row);
 }
 
 _Noreturn void store__pk_raise_duplicate_batch_row(const StoreTable *t, const Batch *b, uint32_t i)
@@ -598,6 +635,7 @@ void store__pk_build(StoreTable *t)
     PkSrc s = {t, NULL, 0};
     uint64_t n = atomic_load(&t->nrows);
     store__pk_free(&t->pk);
+    store__keys_drop(&t->pk);  /* none: the table had no key */
     store__pk_reserve(&t->pk, n ? n : 1);
     StorePkIndex *pk = &t->pk;
     uint64_t mask = pk->cap - 1;
@@ -614,4 +652,32 @@ void store__pk_build(StoreTable *t)
         pk->slots[j] = (StorePkEntry){h, row + 1};
         pk->count++;
     }
+}
+
+void store__pk_prune_below(StoreTable *t, uint64_t end)
+{
+    StorePkIndex *pk = &t->pk;
+    if (atomic_load_explicit(&pk->pending, memory_order_relaxed) || !pk->slots)
+        return;  /* a deferred build starts at runs_end */
+    uint64_t keep = 0;
+    for (uint64_t i = 0; i < pk->cap; i++)
+        keep += pk->slots[i].row > end;
+    uint64_t cap = 1024;
+    while (keep * 2 > cap)
+        cap *= 2;
+    StorePkEntry *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return;  /* keep the old entries: still right, only bigger */
+    for (uint64_t i = 0; i < pk->cap; i++) {
+        if (pk->slots[i].row <= end)
+            continue;  /* empty, or a row whose key a run holds */
+        uint64_t j = pk->slots[i].hash & (cap - 1);
+        while (slots[j].row)
+            j = (j + 1) & (cap - 1);
+        slots[j] = pk->slots[i];
+    }
+    free(pk->slots);
+    pk->slots = slots;
+    pk->cap = cap;
+    pk->count = keep;
 }

@@ -411,6 +411,11 @@ static void apply_record(const Rec *r, const char *path, StoreTxn *x, MemArena *
     case WAL_TABLE_RUN: apply_table_run(&c, x, a, replay_gen); break;
     case WAL_TABLE_RUNS: apply_table_runs(&c, x, a); break;
     case WAL_TABLE_DELS: apply_table_dels(&c, x); break;
+    case WAL_TABLE_KEYS: {
+        StoreTable *t = table_of(&c, take32(&c));
+        store__keys_recover(t, c.p, (size_t)(c.end - c.p), path);  /* keyruns.c */
+        break;
+    }
     case WAL_ADD_COLUMN: apply_add_column(&c, x, a); break;
     case WAL_CREATE_DB:
     case WAL_DROP_DB:
@@ -663,6 +668,7 @@ typedef struct CkptTable {
     bool wrote;      /* phase B wrote a run of rows [first, rows) (cold.c installs it) */
     bool compact;    /* that run rewrites rows earlier runs held (compaction): ZSTD */
     uint64_t first;
+    StoreKeysPlan *keys;  /* the primary key's runs this checkpoint names (keyruns.c) */
 } CkptTable;
 
 /* Incremental flush: a checkpoint writes only the rows appended since the
@@ -740,6 +746,8 @@ static void ckpt_capture(Ckpt *c)
 static void ckpt_unpin(Ckpt *c)
 {
     for (int i = 0; i < c->n; i++) {
+        store__keys_plan_free(c->tables[i].keys);
+        c->tables[i].keys = NULL;
         if (!c->tables[i].t->ckpt_pinned)
             continue;
         c->tables[i].t->ckpt_pinned = false;
@@ -930,6 +938,9 @@ static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
         if (ct->wrote)
             ckpt_span_rec(c, t->oid, c->gen, ct->first, ct->rows);
         ckpt_dels_rec(c, t, kept_end, a);
+        ct->keys = store__keys_flush(t, c->gen, ct->rows);
+        if (ct->keys)
+            store__keys_record(c->buf, t, ct->keys);
         err_pop(&jmp);
     } else {
         store__cold_cache_free(&cc);
@@ -993,9 +1004,21 @@ static void ckpt_write_files(Ckpt *c)
     mem_arena_destroy(a);
 }
 
-/* Remove the files of generations before gen: WAL, checkpoint, runs. */
-static void remove_before(uint64_t gen)
+/* Whether checkpoint c names key run <g>.<oid>.<part>.keys. */
+static bool ckpt_names_keys(const Ckpt *c, uint64_t g, uint32_t oid, uint32_t part)
 {
+    for (int i = 0; i < c->n; i++)
+        if (c->tables[i].t->oid == oid && c->tables[i].keys &&
+            store__keys_names(c->tables[i].keys, g, part))
+            return true;
+    return false;
+}
+
+/* Remove the files of generations before c's: WAL, checkpoint, runs, and
+ * key runs c does not name. */
+static void remove_before(const Ckpt *c)
+{
+    uint64_t gen = c->gen;
     static const char *const dirs[] = {"wal", "checkpoint"};
     for (int d = 0; d < 2; d++) {
         char path[4200];
@@ -1009,6 +1032,15 @@ static void remove_before(uint64_t gen)
             char rest[64] = "";
             if (sscanf(e->d_name, "%llu.%63s", &g, rest) != 2 || g >= gen)
                 continue;
+            unsigned koid = 0, part = 0;
+            char ext[8] = "";
+            if (sscanf(rest, "%u.%u.%7s", &koid, &part, ext) == 3 && strcmp(ext, "keys") == 0) {
+                if (!ckpt_names_keys(c, g, koid, part)) {
+                    snprintf(path, sizeof path, "%s/%s/%s", store_g.data_dir, dirs[d], e->d_name);
+                    unlink(path);
+                }
+                continue;
+            }
             if (strcmp(rest, "wal") != 0 && strcmp(rest, "ckpt") != 0 &&
                 strstr(rest, "run") == NULL)
                 continue;
@@ -1029,6 +1061,7 @@ static void ckpt_install_runs(Ckpt *c)
 {
     for (int i = 0; i < c->n; i++) {
         const CkptTable *ct = &c->tables[i];
+        store__keys_install(ct->t, ct->keys);  /* the key's runs (keyruns.c) */
         if (!ct->wrote)
             continue;
         char path[4200];
@@ -1088,7 +1121,7 @@ void store_checkpoint(void)
                       store_g.data_dir, strerror(rc));
         ckpt_gen = c.gen;
         ckpt_install_runs(&c);
-        remove_before(c.gen);
+        remove_before(&c);
         store__bulk_gc(c.seq);  /* bulk.c: run files nothing needs any more */
         err_pop(&jmp);
     } else {

@@ -41,7 +41,7 @@
 /* String heap: bump allocation from big malloc'd blocks. */
 #define STORE_HEAP_BLOCK (1u << 20)
 
-#define STORE_FORMAT_VERSION 2
+#define STORE_FORMAT_VERSION 3
 #define STORE_NAME_MAX 64
 #define STORE_ADD_COLUMN_ROOM 32  /* ADD COLUMNs a table takes without moving its arrays */  /* identifiers (PostgreSQL's NAMEDATALEN) */
 
@@ -125,10 +125,32 @@ typedef struct StorePkEntry {
     uint64_t row;  /* row number + 1; 0 = empty slot */
 } StorePkEntry;
 
+/* One run file of the primary key's index (keyruns.c): the keys of table
+ * rows [first, end) sorted (storage/runs format; key columns only, version
+ * = the row number, one row per key: the one the hash would name), file
+ * checkpoint/<gen>.<oid>.<part>.keys. */
+typedef struct StoreKeyRun {
+    struct RunReader *reader;
+    uint64_t gen;
+    uint32_t part;     /* 0: a compaction of older key runs; 1: rows flushed by checkpoint gen */
+    uint64_t first, end;
+} StoreKeyRun;
+
+/* The primary key's index is an LSM of two levels: the hash below (the
+ * "memtable": rows >= runs_end, in memory) and key runs on disk for the
+ * rows before (keyruns.c). A key's newest row is the hash's entry if it
+ * has one, else the newest key run's holding it. Writers of runs/runs_end:
+ * checkpoints (install), TRUNCATE, ADD PRIMARY KEY and table drops, under
+ * pk_lock exclusively; lookups share pk_lock. */
 typedef struct StorePkIndex {
     StorePkEntry *slots;
     uint64_t cap;  /* power of two */
     uint64_t count;
+    StoreKeyRun *runs;   /* oldest first */
+    int nruns;
+    uint64_t runs_end;   /* rows [0, runs_end) are indexed by runs only */
+    uint64_t runs_epoch; /* moves whenever runs are dropped: a checkpoint's
+                            plan made before applies only to the same epoch */
     /* Deferred (pkindex.c, "Start-up time" in README.md): recovery left the
      * index unbuilt; the first use after it builds it from the table's rows
      * (slots may already be presized, count 0). Read with acquire. */
@@ -605,6 +627,32 @@ void store__pk_defer(StoreTable *t);
  * table's rows, so its capacity does not change when it is built. */
 void store__pk_recovered(StoreTable *t);
 
+/* ---- keyruns.c: the primary key's runs ---- */
+/* Whether t's key can live in key runs: a permanent table with a primary
+ * key whose columns order as they compare (not numeric: 1.0 = 1.00). */
+bool store__keys_supported(const StoreTable *t);
+/* The newest row holding key (npkey values) in t's key runs, newest run
+ * first (key range, bloom filter, binary search). Under pk_lock, shared. */
+bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row);
+/* Close and forget t's key runs (files stay: the last checkpoint may name
+ * them; the next removes them). Under pk_lock exclusively, or no sharer. */
+void store__keys_drop(StorePkIndex *pk);
+/* A checkpoint's work on t's key runs: the plan (phase B: write the rows
+ * [runs_end, rows) as a new run, and merge older runs into one when there
+ * are STORE_KEY_RUNS_MAX of them), its record (naming every key run the
+ * checkpoint keeps) and its install once the checkpoint is durable. */
+typedef struct StoreKeysPlan StoreKeysPlan;
+StoreKeysPlan *store__keys_flush(StoreTable *t, uint64_t gen, uint64_t rows);
+void store__keys_record(StoreTxn *buf, const StoreTable *t, const StoreKeysPlan *p);
+bool store__keys_names(const StoreKeysPlan *p, uint64_t gen, uint32_t part);
+void store__keys_install(StoreTable *t, StoreKeysPlan *p);  /* p stays the caller's */
+void store__keys_plan_free(StoreKeysPlan *p);
+/* Recovery: the TABLE_KEYS record of a checkpoint (payload after the oid). */
+void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char *wal_path);
+/* Drop index entries of rows below end (their keys are in runs now).
+ * Under pk_lock exclusively. */
+void store__pk_prune_below(StoreTable *t, uint64_t end);
+
 /* ---- delta.c: transaction-private deltas (row-level write concurrency) ----
  * A transaction that writes a table without holding its write lock (plain
  * INSERT/UPDATE/DELETE) keeps its new rows in a private shadow table shaped
@@ -837,6 +885,8 @@ enum {
     WAL_TABLE_RUN,     /* checkpoints only: u32 oid, u64 rows in checkpoint/<gen>.<oid>.run */
     WAL_TABLE_RUNS,    /* checkpoints only: u32 oid, u64 gen, u64 first, u64 end (cold.c spans) */
     WAL_TABLE_DELS,    /* checkpoints only: u32 oid, u64 n, n × (u64 from, u64 to) deleted rows */
+    WAL_TABLE_KEYS,    /* checkpoints only: u32 oid, u32 n, n × (u64 gen, u32 part, u64 first,
+                        * u64 end): the primary key's runs (keyruns.c) */
     /* sequences: a fixed number, clear of additions above; payload in sequence.c */
     WAL_SEQUENCE = 40,
     WAL_ROLE = 41,     /* roles.c: u8 op ('c' create or replace, 'd' drop, 'R' reset), payload there */

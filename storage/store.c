@@ -194,9 +194,12 @@ static void store_check_version(const char *dir)
     buf[strcspn(buf, "\r\n")] = '\0';
     char expect[32];
     snprintf(expect, sizeof expect, "%d", STORE_FORMAT_VERSION);
-    if (strcmp(buf, "1") == 0) {
+    if (strcmp(buf, "1") == 0 || strcmp(buf, "2") == 0) {
         /* Version 1 (the in-memory edition) kept only global/roles, which
-         * version 2 reads unchanged: upgrade in place. */
+         * later versions read unchanged; version 2 had no key runs
+         * (keyruns.c), which version 3 reads as a table whose keys are all
+         * in its hash. Upgrade in place: a version 2 server must not read
+         * the TABLE_KEYS records version 3 checkpoints write. */
         char text[32];
         int len = snprintf(text, sizeof text, "%d\n", STORE_FORMAT_VERSION);
         int rc = store__write_file_atomic(dir, STORE_VERSION_FILE, text, (size_t)len);

@@ -116,6 +116,7 @@ void store__table_free_data(StoreTable *t)
     heap_free_blocks(t->heap.vals, NULL);
     t->heap.head = t->heap.vals = NULL;
     store__pk_free(&t->pk);
+    store__keys_drop(&t->pk);
     store__run_free_all(t);
     atomic_store(&t->nrows, 0);
     atomic_store(&t->committed, 0);

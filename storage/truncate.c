@@ -331,6 +331,7 @@ static bool swap_table(TruncTable *tt)
         pk_rebase(t, tt->slots, from);
         tt->slots = NULL;
     }
+    store__keys_drop(&t->pk);  /* the old generation's keys (keyruns.c) */
     if (t->npkey > 0 || t->pk.cap)
         pthread_rwlock_unlock(&t->pk_lock);
     store__heap_cut(&t->heap, t->trunc_block, from);  /* older key and value blocks go */

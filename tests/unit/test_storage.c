@@ -883,7 +883,7 @@ Test(storage, format_version_mismatch)
     fclose(f);
     EXPECT_ERROR_MSG("55000", "database files are incompatible with server", store_open(dir));
     cr_assert_str_eq(last_err.detail, "The data directory was initialized by Strata storage format "
-                     "version 99, which is not compatible with this version 2.");
+                     "version 99, which is not compatible with this version 3.");
     /* The failed open released the lock: with the right version it opens. */
     f = fopen(path, "w");
     fputs("1\n", f);

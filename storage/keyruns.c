@@ -1,0 +1,527 @@
+/*
+ * keyruns.c — the primary key's runs: the on-disk level of the pk index.
+ *
+ * A table's rows stay in row-number order (row numbers are locators: the
+ * hidden, ever-increasing row id of the issue); what is keyed by the
+ * primary key is its index, an LSM of two levels:
+ *  - the hash of pkindex.c (the memtable) for rows appended since the last
+ *    checkpoint (rows >= pk.runs_end);
+ *  - key runs (storage/runs format) for the rows before: each checkpoint
+ *    writes the keys of the rows it flushed as one run sorted by key, one
+ *    entry per key (the row the hash would name: its newest row, or the
+ *    newest live one when the newest's deletion committed), version = the
+ *    row number; key range, per-group key ranges and bloom filters come
+ *    with the format.
+ * A lookup probes the hash, then the runs newest first (run_lookup: key
+ * range, bloom filter, binary search in one decoded group of 2,048 keys);
+ * the first hit is the key's newest row. Why that order is right: every
+ * row >= runs_end is in the hash, and a newer run holds only later rows.
+ * Inserts of new keys pay one bloom probe per run; updates (a key's new
+ * version) find the old row in a run and put the key in the hash.
+ *
+ * Compaction is tiered: when a checkpoint would leave a table with more
+ * than STORE_KEY_RUNS_MAX key runs, it first merges the older ones into one
+ * (run_compact: the batched k-way merge, keeping each key's newest row), so
+ * a lookup probes at most STORE_KEY_RUNS_MAX runs and every key is
+ * rewritten about once per STORE_KEY_RUNS_MAX checkpoints.
+ *
+ * Lifetimes: a checkpoint writes checkpoint/<gen>.<oid>.<part>.keys in its
+ * phase B, names every key run of the table it keeps in a TABLE_KEYS
+ * record, and installs them once `control` names it (older runs it merged
+ * are closed then). Files are removed by the first checkpoint that no
+ * longer names them (recovery.c, remove_before). TRUNCATE's swap, table
+ * drops and a rolled-back ADD PRIMARY KEY close the runs (store__keys_drop)
+ * and move runs_epoch, so a plan made before them is not installed.
+ *
+ * Tables whose key has a numeric column keep the whole index in the hash:
+ * numeric keys compare by value (1.0 = 1.00) but runs order them by bytes.
+ */
+#define STORE_INTERNAL
+#include "storage/storage_int.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/error.h"
+#include "storage/runs/run.h"
+
+/* Key runs a table keeps before its older ones are merged into one. */
+#define STORE_KEY_RUNS_MAX 8
+/* Keys per run group: a lookup decodes one group of keys and versions. */
+#define STORE_KEY_GROUP_ROWS 2048u
+
+struct StoreKeysPlan {
+    uint64_t epoch;
+    int npkey;
+    uint64_t rows;          /* runs_end once installed */
+    StoreKeyRun *kept;      /* the table's runs at the plan, nkept of them kept as they are */
+    int nold, nkept;
+    StoreKeyRun made[2];    /* new runs: the merge of the older ones, the flushed rows */
+    int nmade;
+    bool installed;         /* made[] belong to the table now */
+};
+
+bool store__keys_supported(const StoreTable *t)
+{
+    if (t->temp || t->is_shadow || t->npkey <= 0 || t->npkey > RUN_KEYS_MAX)
+        return false;
+    for (int k = 0; k < t->npkey; k++)
+        if (t->cols[t->pkey[k]].type.oid == TYPE_NUMERIC)
+            return false;
+    return true;
+}
+
+/* ---- lookups ---- */
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_free(void *a) { mem_arena_destroy(a); }
+static void scratch_init(void) { (void)pthread_key_create(&scratch_key, scratch_free); }
+
+/* The calling thread's arena for decoded key groups (reset after each lookup). */
+static MemArena *lookup_scratch(void)
+{
+    pthread_once(&scratch_once, scratch_init);
+    MemArena *a = pthread_getspecific(scratch_key);
+    if (!a) {
+        a = mem_arena_create("key run lookups");
+        if (pthread_setspecific(scratch_key, a) != 0) {
+            mem_arena_destroy(a);
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        }
+    }
+    return a;
+}
+
+bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row)
+{
+    const StorePkIndex *pk = &t->pk;
+    if (pk->nruns == 0)
+        return false;
+    /* Reset before, not after: an error leaves the last decode there for
+     * the next lookup to drop (at most one group's keys per thread). */
+    MemArena *scratch = lookup_scratch();
+    mem_arena_reset(scratch);
+    for (int i = pk->nruns - 1; i >= 0; i--) {
+        uint64_t run_row, version;
+        bool deleted;
+        if (run_lookup(pk->runs[i].reader, key, UINT64_MAX, scratch, &run_row, &version,
+                       &deleted)) {
+            *row = version;  /* a key run's version is the table row */
+            return true;
+        }
+    }
+    return false;
+}
+
+void store__keys_drop(StorePkIndex *pk)
+{
+    for (int i = 0; i < pk->nruns; i++)
+        run_close(pk->runs[i].reader);
+    free(pk->runs);
+    pk->runs = NULL;
+    pk->nruns = 0;
+    pk->runs_end = 0;
+    pk->runs_epoch++;
+}
+
+/* ---- writing ---- */
+
+static void key_path(char *buf, size_t cap, uint64_t gen, uint32_t oid, uint32_t part)
+{
+    snprintf(buf, cap, "%s/checkpoint/%llu.%u.%u.keys", store_g.data_dir, (unsigned long long)gen,
+             oid, part);
+}
+
+/* The key columns as a run schema: columns 0..npkey-1, all keys. */
+static RunSchema key_schema(const StoreTable *t, SqlType *types, int *cols)
+{
+    for (int k = 0; k < t->npkey; k++) {
+        types[k] = t->cols[t->pkey[k]].type;
+        cols[k] = k;
+    }
+    return (RunSchema){.ncols = t->npkey, .types = types, .nkeys = t->npkey, .key_cols = cols};
+}
+
+static const void *key_value(const StoreTable *t, int col, uint64_t row)
+{
+    const StoreChunk *c = &store__group(t, row / STORE_GROUP_ROWS)->chunks[col];
+    ERR_ASSERT(c->data != NULL);  /* key columns stay in memory (cold.c) */
+    return (const char *)c->data + (row % STORE_GROUP_ROWS) * t->width[col];
+}
+
+static int cmp_f64(double a, double b)
+{
+    bool an = a != a, bn = b != b;
+    if (an || bn)
+        return an == bn ? 0 : an ? 1 : -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* The order of storage/runs (run__cmp_values): what run_writer_append checks. */
+static int cmp_key_col(const StoreTable *t, int col, const void *a, const void *b)
+{
+    switch (t->phys[col]) {
+#define CMP(T) { T x = *(const T *)a, y = *(const T *)b; return (x > y) - (x < y); }
+    case PHYS_BOOL: CMP(uint8_t)
+    case PHYS_I16: CMP(int16_t)
+    case PHYS_I32: CMP(int32_t)
+    case PHYS_I64: CMP(int64_t)
+#undef CMP
+    case PHYS_F32: return cmp_f64(*(const float *)a, *(const float *)b);
+    case PHYS_F64: return cmp_f64(*(const double *)a, *(const double *)b);
+    case PHYS_STR: {
+        const StrRef *x = a, *y = b;
+        int r = memcmp(x->ptr, y->ptr, x->len < y->len ? x->len : y->len);
+        if (r)
+            return r < 0 ? -1 : 1;
+        return x->len < y->len ? -1 : x->len > y->len ? 1 : 0;
+    }
+    }
+    return 0;
+}
+
+static int cmp_keys(const StoreTable *t, uint64_t ra, uint64_t rb)
+{
+    for (int k = 0; k < t->npkey; k++) {
+        int col = t->pkey[k];
+        int c = cmp_key_col(t, col, key_value(t, col, ra), key_value(t, col, rb));
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+/* Key ascending, then row descending (the run's newest-first order). */
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+    uint64_t ra = *(const uint64_t *)a, rb = *(const uint64_t *)b;
+    int c = cmp_keys(arg, ra, rb);
+    return c ? c : (ra < rb) - (ra > rb);
+}
+
+typedef struct KeyPair {
+    int64_t key;
+    uint64_t row;
+} KeyPair;
+
+static int cmp_pairs(const void *a, const void *b)
+{
+    const KeyPair *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->row < y->row) - (x->row > y->row);
+}
+
+/* Rows [first, end) in key order, newest first within a key, into rows. */
+static void sort_rows(const StoreTable *t, uint64_t first, uint64_t end, uint64_t *rows)
+{
+    uint64_t n = end - first;
+    int col = t->pkey[0];
+    PhysType p = t->phys[col];
+    if (t->npkey == 1 && (p == PHYS_I64 || p == PHYS_I32 || p == PHYS_I16)) {
+        /* One integer key (the common case): sort (key, row) pairs. */
+        KeyPair *pairs = malloc(n * sizeof *pairs);
+        if (!pairs)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        for (uint64_t i = 0; i < n; i++) {
+            const void *v = key_value(t, col, first + i);
+            pairs[i].key = p == PHYS_I64   ? *(const int64_t *)v
+                           : p == PHYS_I32 ? *(const int32_t *)v
+                                           : *(const int16_t *)v;
+            pairs[i].row = first + i;
+        }
+        qsort(pairs, n, sizeof *pairs, cmp_pairs);
+        for (uint64_t i = 0; i < n; i++)
+            rows[i] = pairs[i].row;
+        free(pairs);
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++)
+        rows[i] = first + i;
+    qsort_r(rows, n, sizeof *rows, cmp_rows, (void *)t);
+}
+
+static bool dead_committed(const StoreTable *t, uint64_t row)
+{
+    uint64_t x = atomic_load(store__xmax_of(t, row));
+    return x != 0 && !(x & STORE_XMAX_MARK);
+}
+
+/* The entry of the key at rows[*i] (sorted, newest first), past which *i
+ * moves: the newest row whose deletion has not committed, else the newest
+ * (as the hash's: a row takes a key over only from a dead one, but ADD
+ * PRIMARY KEY may find a deleted duplicate newer than the live row). */
+static uint64_t key_entry(const StoreTable *t, const uint64_t *rows, uint64_t n, uint64_t *i)
+{
+    uint64_t first = *i, pick = rows[first];
+    bool live = !dead_committed(t, pick);
+    uint64_t j = first + 1;
+    for (; j < n && cmp_keys(t, rows[first], rows[j]) == 0; j++) {
+        if (!live && !dead_committed(t, rows[j])) {
+            pick = rows[j];
+            live = true;
+        }
+    }
+    *i = j;
+    return pick;
+}
+
+/* Write the keys of rows [first, end) as key run `path`, one entry per key. */
+static void write_fresh(const StoreTable *t, const char *path, uint64_t first, uint64_t end)
+{
+    uint64_t n = end - first;
+    uint64_t *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!rows)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    MemArena *a = mem_arena_create("key run");
+    RunWriter *w = NULL;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        sort_rows(t, first, end, rows);
+        SqlType types[RUN_KEYS_MAX];
+        int cols[RUN_KEYS_MAX];
+        RunSchema schema = key_schema(t, types, cols);
+        RunWriteOptions opts = {.group_rows = STORE_KEY_GROUP_ROWS,
+                                .compression = RUN_COMP_LZ4};
+        w = run_writer_create(path, &schema, &opts);
+        Batch b = {.ncols = t->npkey, .cols = MEM_NEW_ARRAY(a, Vector, t->npkey)};
+        for (int k = 0; k < t->npkey; k++) {
+            int col = t->pkey[k];
+            b.cols[k] = (Vector){.type = t->cols[col].type, .phys = t->phys[col],
+                                 .data = mem_alloc(a, (size_t)t->width[col] * VEC_CAPACITY)};
+        }
+        uint64_t *versions = MEM_NEW_ARRAY(a, uint64_t, VEC_CAPACITY);
+        uint64_t i = 0;
+        while (i < n) {
+            uint32_t m = 0;
+            while (i < n && m < VEC_CAPACITY) {
+                uint64_t pick = key_entry(t, rows, n, &i);
+                for (int k = 0; k < t->npkey; k++) {
+                    int col = t->pkey[k];
+                    memcpy((char *)b.cols[k].data + (size_t)m * t->width[col],
+                           key_value(t, col, pick), t->width[col]);
+                }
+                versions[m++] = pick;
+            }
+            if (m == 0)
+                continue;
+            b.count = m;
+            run_writer_append(w, &b, versions, NULL);
+        }
+        RunWriter *done = w;
+        w = NULL;
+        run_writer_finish(done, NULL);
+        err_pop(&jmp);
+    } else {
+        run_writer_abort(w);
+        free(rows);
+        mem_arena_destroy(a);
+        err_rethrow();
+    }
+    free(rows);
+    mem_arena_destroy(a);
+}
+
+void store__keys_plan_free(StoreKeysPlan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nmade && !p->installed; i++)
+        run_close(p->made[i].reader);
+    free(p->kept);
+    free(p);
+}
+
+/* Open a run just written (XX001/58030 as any run). */
+static void made_open(StoreKeysPlan *p, const StoreTable *t, uint64_t gen, uint32_t part,
+                      uint64_t first, uint64_t end)
+{
+    char path[4200];
+    key_path(path, sizeof path, gen, t->oid, part);
+    p->made[p->nmade] = (StoreKeyRun){.reader = run_open(path), .gen = gen, .part = part,
+                                      .first = first, .end = end};
+    p->nmade++;
+}
+
+/* Merge the plan's older runs into checkpoint/<gen>.<oid>.0.keys. */
+static void merge_older(StoreKeysPlan *p, const StoreTable *t, uint64_t gen)
+{
+    RunReader **in = store__malloc(sizeof *in * (size_t)p->nold);
+    for (int i = 0; i < p->nold; i++)
+        in[i] = p->kept[i].reader;
+    SqlType types[RUN_KEYS_MAX];
+    int cols[RUN_KEYS_MAX];
+    RunSchema schema = key_schema(t, types, cols);
+    RunWriteOptions opts = {.group_rows = STORE_KEY_GROUP_ROWS, .compression = RUN_COMP_LZ4};
+    char path[4200];
+    key_path(path, sizeof path, gen, t->oid, 0);
+    /* Every key's newest entry only: no snapshot reads key runs. */
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        run_compact(in, p->nold, &schema, path, &opts, UINT64_MAX, true, NULL);
+        err_pop(&jmp);
+    } else {
+        free(in);
+        err_rethrow();
+    }
+    free(in);
+    made_open(p, t, gen, 0, p->kept[0].first, p->kept[p->nold - 1].end);
+    p->nkept = 0;
+}
+
+StoreKeysPlan *store__keys_flush(StoreTable *t, uint64_t gen, uint64_t rows)
+{
+    if (!store__keys_supported(t) || t->pk_prev_not_null)
+        return NULL;  /* no key runs, or an ADD PRIMARY KEY not committed yet */
+    StoreKeysPlan *p = store__calloc(1, sizeof *p);
+    pthread_rwlock_rdlock(&t->pk_lock);
+    p->epoch = t->pk.runs_epoch;
+    p->npkey = t->npkey;
+    uint64_t from = t->pk.runs_end;
+    p->nold = p->nkept = t->pk.nruns;
+    p->kept = malloc(sizeof *p->kept * (size_t)(p->nold ? p->nold : 1));
+    if (p->kept)
+        memcpy(p->kept, t->pk.runs, sizeof *p->kept * (size_t)p->nold);
+    pthread_rwlock_unlock(&t->pk_lock);
+    p->rows = rows;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        if (!p->kept)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        if (from > rows || p->npkey != t->npkey) {
+            /* Rows went since the runs were written (cannot happen: only a
+             * TRUNCATE removes rows, and it drops the runs): index anew. */
+            store__keys_plan_free(p);
+            return NULL;
+        }
+        if (from < rows) {
+            if (p->nold + 1 > STORE_KEY_RUNS_MAX)
+                merge_older(p, t, gen);
+            char path[4200];
+            key_path(path, sizeof path, gen, t->oid, 1);
+            write_fresh(t, path, from, rows);
+            made_open(p, t, gen, 1, from, rows);
+        }
+        err_pop(&jmp);
+    } else {
+        store__keys_plan_free(p);
+        err_rethrow();
+    }
+    return p;
+}
+
+void store__keys_record(StoreTxn *buf, const StoreTable *t, const StoreKeysPlan *p)
+{
+    uint32_t n = (uint32_t)(p->nkept + p->nmade);
+    if (n == 0)
+        return;
+    size_t len = 8 + (size_t)n * 28;
+    uint8_t *rec = store__malloc(len), *q = rec + 8;
+    memcpy(rec, &t->oid, 4);
+    memcpy(rec + 4, &n, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        const StoreKeyRun *r = i < (uint32_t)p->nkept ? &p->kept[i] : &p->made[i - p->nkept];
+        memcpy(q, &r->gen, 8);
+        memcpy(q + 8, &r->part, 4);
+        memcpy(q + 12, &r->first, 8);
+        memcpy(q + 20, &r->end, 8);
+        q += 28;
+    }
+    store__wal_add(buf, WAL_TABLE_KEYS, rec, len);
+    free(rec);
+}
+
+bool store__keys_names(const StoreKeysPlan *p, uint64_t gen, uint32_t part)
+{
+    for (int i = 0; i < p->nkept; i++)
+        if (p->kept[i].gen == gen && p->kept[i].part == part)
+            return true;
+    for (int i = 0; i < p->nmade; i++)
+        if (p->made[i].gen == gen && p->made[i].part == part)
+            return true;
+    return false;
+}
+
+void store__keys_install(StoreTable *t, StoreKeysPlan *p)
+{
+    if (!p)
+        return;
+    StoreKeyRun *runs = malloc(sizeof *runs * (size_t)(p->nkept + p->nmade + 1));
+    pthread_rwlock_wrlock(&t->pk_lock);
+    bool same = runs && !t->data_freed && t->pk.runs_epoch == p->epoch && t->npkey == p->npkey &&
+                t->pk.nruns == p->nold;
+    if (same && p->nmade > 0) {
+        memcpy(runs, t->pk.runs, sizeof *runs * (size_t)p->nkept);
+        memcpy(runs + p->nkept, p->made, sizeof *runs * (size_t)p->nmade);
+        for (int i = p->nkept; i < t->pk.nruns; i++)
+            run_close(t->pk.runs[i].reader);  /* merged into made[0] */
+        free(t->pk.runs);
+        t->pk.runs = runs;
+        runs = NULL;
+        t->pk.nruns = p->nkept + p->nmade;
+        t->pk.runs_end = p->rows;
+        p->installed = true;  /* the table's now */
+        store__pk_prune_below(t, p->rows);
+    }
+    pthread_rwlock_unlock(&t->pk_lock);
+    free(runs);
+}
+
+/* ---- recovery ---- */
+
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char *wal_path)
+{
+    uint32_t n;
+    if (len < 4 || (memcpy(&n, p, 4), len != 4 + (size_t)n * 28))
+        err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in file \"%s\"", wal_path);
+    if (!store__keys_supported(t))
+        return;  /* an ADD PRIMARY KEY the checkpoint saw before its commit */
+    store__keys_drop(&t->pk);
+    StoreKeyRun *runs = store__calloc(n ? n : 1, sizeof *runs);
+    uint64_t end = 0;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *q = p + 4 + (size_t)i * 28;
+            StoreKeyRun *r = &runs[i];
+            uint32_t part;
+            memcpy(&part, q + 8, 4);
+            *r = (StoreKeyRun){.gen = get64(q), .part = part, .first = get64(q + 12),
+                               .end = get64(q + 20)};
+            if (r->first != end || r->end <= r->first)
+                err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in file \"%s\"", wal_path);
+            char path[4200];
+            key_path(path, sizeof path, r->gen, t->oid, r->part);
+            r->reader = run_open(path);
+            const RunSchema *s = run_schema(r->reader);
+            bool ok = s->ncols == t->npkey && s->nkeys == t->npkey;
+            for (int k = 0; ok && k < t->npkey; k++)
+                ok = s->types[k].oid == t->cols[t->pkey[k]].type.oid;
+            if (!ok)
+                err_raise(ERRCODE_DATA_CORRUPTED,
+                          "key run \"%s\" does not match the primary key of table \"%s\"", path,
+                          t->name);
+            end = r->end;
+        }
+        err_pop(&jmp);
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            if (runs[i].reader)
+                run_close(runs[i].reader);
+        free(runs);
+        err_rethrow();
+    }
+    t->pk.runs = runs;
+    t->pk.nruns = (int)n;
+    t->pk.runs_end = end;
+}
