@@ -12,9 +12,9 @@
  * value chain (table.c), whose blocks are released too once every row
  * group whose strings they hold is cold (store__heap_release_frozen),
  * retired with the arrays. MVCC stamps, validity bitmaps, zone maps and key
- * columns (the pk index reads them; their strings are in the key chain)
- * stay in memory, so visibility, zone-map skipping and writes are
- * unchanged; only value reads go through store__chunk_values, which
+ * columns of rows whose keys are not in key runs yet (the pk hash reads
+ * them; keyruns.c; key strings' bytes stay in the key chain) stay in
+ * memory, so visibility, zone-map skipping and writes are unchanged; only value reads go through store__chunk_values, which
  * decodes one run group (64K rows) per column into the reader's cache and
  * hands out a 2048-row slice of it (strings: StrRefs into the decoded
  * chunk, valid while the cache entry is pinned, i.e. until the reader
@@ -378,11 +378,12 @@ const void *store__chunk_values(StoreTable *t, StoreRunRef **ref, StoreColdCache
     return (const char *)cc->vals[col] + (size_t)(start - cc->first_row) * t->width[col];
 }
 
-/* Whether column c's data may be freed once in a run: every column but the
- * key (the pk index reads it). Caller holds freeze_mu. */
-static bool col_freezable(const StoreTable *t, int c)
+/* Whether column c of group g may be freed once in a run: every column
+ * but the key while the hash may read it (store__col_held). Caller holds
+ * freeze_mu. */
+static bool col_freezable(const StoreTable *t, int c, uint64_t g)
 {
-    return !store__col_is_key(t, c);
+    return !store__col_held(t, c, g);
 }
 
 /* Open path as a StoreRun (refs 0) holding table rows from `first`. */
@@ -532,7 +533,7 @@ static void freeze_groups(StoreTable *t, uint64_t first, uint64_t rows, int ncol
         StoreRowGroup *grp = store__group(t, g);
         for (int c = 0; c < ncols; c++) {
             void *d = grp->chunks[c].data;
-            if (!d || !col_freezable(t, c))
+            if (!d || !col_freezable(t, c, g))
                 continue;
             ret->ptrs[ret->n++] = d;
             __atomic_store_n(&grp->chunks[c].data, NULL, __ATOMIC_RELEASE);
@@ -651,7 +652,7 @@ void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols)
     for (uint64_t g = g0; g < to / STORE_GROUP_ROWS; g++) {
         StoreRowGroup *grp = store__group(t, g);
         for (int c = 0; c < ncols; c++)
-            if (grp->chunks[c].data && col_freezable(t, c) &&
+            if (grp->chunks[c].data && col_freezable(t, c, g) &&
                 ref_covers(t->run_cur, c, g * STORE_GROUP_ROWS)) {
                 store__chunk_free(grp->chunks[c].data);
                 grp->chunks[c].data = NULL;

@@ -19,7 +19,10 @@
  * Inserts of new keys pay one bloom probe per run; updates (a key's new
  * version) find the old row in a run and put the key in the hash.
  *
- * Compaction is tiered: when a checkpoint would leave a table with more
+ * A flush of 64K keys or more is written as two runs of disjoint key
+ * ranges (the sorted keys split in halves), on two threads.
+ *
+ * Compaction is tiered: when a checkpoint could leave a table with more
  * than STORE_KEY_RUNS_MAX key runs, it first merges the older ones into one
  * (run_compact: the batched k-way merge, keeping each key's newest row), so
  * a lookup probes at most STORE_KEY_RUNS_MAX runs and every key is
@@ -57,7 +60,7 @@ struct StoreKeysPlan {
     uint64_t rows;          /* runs_end once installed */
     StoreKeyRun *kept;      /* the table's runs at the plan, nkept of them kept as they are */
     int nold, nkept;
-    StoreKeyRun made[2];    /* new runs: the merge of the older ones, the flushed rows */
+    StoreKeyRun made[3];    /* new runs: the merge of the older ones, the flushed rows (1–2 parts) */
     int nmade;
     bool installed;         /* made[] belong to the table now */
 };
@@ -73,6 +76,8 @@ bool store__keys_supported(const StoreTable *t)
 }
 
 /* ---- lookups ---- */
+
+#define LOOKUP_SCRATCH_BYTES ((size_t)4 << 20)
 
 static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
@@ -100,10 +105,12 @@ bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row)
     const StorePkIndex *pk = &t->pk;
     if (pk->nruns == 0)
         return false;
-    /* Reset before, not after: an error leaves the last decode there for
-     * the next lookup to drop (at most one group's keys per thread). */
+    /* Decoded groups pile up in the thread's arena until it passes
+     * LOOKUP_SCRATCH_BYTES (a reset gives every block but the first back:
+     * resetting per lookup cost a malloc and free of each decoded chunk). */
     MemArena *scratch = lookup_scratch();
-    mem_arena_reset(scratch);
+    if (mem_arena_bytes(scratch) > LOOKUP_SCRATCH_BYTES)
+        mem_arena_reset(scratch);
     for (int i = pk->nruns - 1; i >= 0; i--) {
         uint64_t run_row, version;
         bool deleted;
@@ -194,54 +201,190 @@ static int cmp_keys(const StoreTable *t, uint64_t ra, uint64_t rb)
     return 0;
 }
 
-/* Key ascending, then row descending (the run's newest-first order). */
-static int cmp_rows(const void *a, const void *b, void *arg)
-{
-    uint64_t ra = *(const uint64_t *)a, rb = *(const uint64_t *)b;
-    int c = cmp_keys(arg, ra, rb);
-    return c ? c : (ra < rb) - (ra > rb);
-}
+/* Sorting a checkpoint's keys. Each row gets a 192-bit prefix that
+ * orders as its key does: the leading key columns packed while they fit
+ * (integers with the sign bit flipped, booleans; a string's first 8 bytes,
+ * after which nothing more is packed). Rows with equal prefixes compare
+ * their whole keys, unless the prefix holds every key column (`exact`).
+ * The two halves sort on two threads, then merge. For `hits` (five
+ * columns, the first four fill the prefix) the sort of 10M keys took
+ * 3.3 s through a row comparator alone. */
+#define PREFIX_WORDS 3
+#define PREFIX_BITS (64 * PREFIX_WORDS)
 
-typedef struct KeyPair {
-    int64_t key;
+typedef struct SortEntry {
+    uint64_t w[PREFIX_WORDS];
     uint64_t row;
-} KeyPair;
+} SortEntry;
 
-static int cmp_pairs(const void *a, const void *b)
+typedef struct SortCtx {
+    const StoreTable *t;
+    bool exact;
+} SortCtx;
+
+/* Append the low `bits` bits of v (an order-preserving code, bits <= 64)
+ * to the prefix at bit *used (from the top of w[0]). */
+static void prefix_put(uint64_t *w, int *used, uint64_t v, int bits)
 {
-    const KeyPair *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->row < y->row) - (x->row > y->row);
+    if (bits < 64)
+        v &= (UINT64_C(1) << bits) - 1;
+    int at = *used;
+    while (bits > 0) {
+        int word = at / 64, room = 64 - at % 64;
+        int take = bits < room ? bits : room;  /* the top `take` of the remaining bits */
+        uint64_t top = take == bits ? v : v >> (bits - take);
+        w[word] |= top << (room - take);
+        bits -= take;
+        at += take;
+        if (bits)
+            v &= (UINT64_C(1) << bits) - 1;
+    }
+    *used = at;
 }
 
-/* Rows [first, end) in key order, newest first within a key, into rows. */
-static void sort_rows(const StoreTable *t, uint64_t first, uint64_t end, uint64_t *rows)
+/* How the key packs: per column its bits (negative: a string's first
+ * bytes, after which nothing packs), and whether the whole key fits. */
+static int prefix_plan(const StoreTable *t, int *bits, bool *exact)
 {
-    uint64_t n = end - first;
-    int col = t->pkey[0];
-    PhysType p = t->phys[col];
-    if (t->npkey == 1 && (p == PHYS_I64 || p == PHYS_I32 || p == PHYS_I16)) {
-        /* One integer key (the common case): sort (key, row) pairs. */
-        KeyPair *pairs = malloc(n * sizeof *pairs);
-        if (!pairs)
-            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-        for (uint64_t i = 0; i < n; i++) {
-            const void *v = key_value(t, col, first + i);
-            pairs[i].key = p == PHYS_I64   ? *(const int64_t *)v
-                           : p == PHYS_I32 ? *(const int32_t *)v
-                                           : *(const int16_t *)v;
-            pairs[i].row = first + i;
+    int used = 0, n = 0;
+    *exact = true;
+    for (int k = 0; k < t->npkey; k++) {
+        int w;
+        switch (t->phys[t->pkey[k]]) {
+        case PHYS_BOOL: w = 8; break;
+        case PHYS_I16: w = 16; break;
+        case PHYS_I32: w = 32; break;
+        case PHYS_I64: w = 64; break;
+        case PHYS_STR: w = -64; break;
+        default: w = 0; break;  /* floats: whole-key compare */
         }
-        qsort(pairs, n, sizeof *pairs, cmp_pairs);
-        for (uint64_t i = 0; i < n; i++)
-            rows[i] = pairs[i].row;
-        free(pairs);
-        return;
+        int width = w < 0 ? -w : w;
+        if (w == 0 || used + width > PREFIX_BITS) {
+            *exact = false;
+            break;
+        }
+        bits[n++] = w;
+        used += width;
+        if (w < 0) {
+            *exact = false;
+            break;
+        }
     }
+    return n;
+}
+
+static void prefix_of(const StoreTable *t, const int *bits, int n, uint64_t row, SortEntry *e)
+{
+    memset(e->w, 0, sizeof e->w);
+    e->row = row;
+    int used = 0;
+    for (int k = 0; k < n; k++) {
+        int col = t->pkey[k];
+        const void *v = key_value(t, col, row);
+        uint64_t code;
+        switch (t->phys[col]) {
+        case PHYS_BOOL: code = *(const uint8_t *)v; break;
+        case PHYS_I16: code = (uint16_t)(*(const int16_t *)v) ^ 0x8000u; break;
+        case PHYS_I32: code = (uint32_t)(*(const int32_t *)v) ^ 0x80000000u; break;
+        case PHYS_I64: code = (uint64_t)(*(const int64_t *)v) ^ (UINT64_C(1) << 63); break;
+        default: {  /* PHYS_STR: big-endian first 8 bytes, zero padded */
+            const StrRef *sr = v;
+            code = 0;
+            for (uint32_t i = 0; i < 8; i++)
+                code = code << 8 | (i < sr->len ? (uint8_t)sr->ptr[i] : 0);
+            break;
+        }
+        }
+        prefix_put(e->w, &used, code, bits[k] < 0 ? -bits[k] : bits[k]);
+    }
+}
+
+static bool prefix_equal(const SortEntry *x, const SortEntry *y)
+{
+    for (int i = 0; i < PREFIX_WORDS; i++)
+        if (x->w[i] != y->w[i])
+            return false;
+    return true;
+}
+
+/* Key ascending, then row descending (the run's newest-first order). */
+static int cmp_entries(const void *a, const void *b, void *arg)
+{
+    const SortEntry *x = a, *y = b;
+    const SortCtx *c = arg;
+    for (int i = 0; i < PREFIX_WORDS; i++)
+        if (x->w[i] != y->w[i])
+            return x->w[i] < y->w[i] ? -1 : 1;
+    int r = c->exact ? 0 : cmp_keys(c->t, x->row, y->row);
+    return r ? r : (x->row < y->row) - (x->row > y->row);
+}
+
+typedef struct SortHalf {
+    SortEntry *e;
+    size_t n;
+    SortCtx *ctx;
+} SortHalf;
+
+static void *sort_half(void *arg)
+{
+    SortHalf *h = arg;
+    qsort_r(h->e, h->n, sizeof *h->e, cmp_entries, h->ctx);
+    return NULL;
+}
+
+/* A checkpoint's rows in key order, newest first within a key. tie bit i:
+ * row i's prefix equals row i-1's (only then can their keys be equal). */
+typedef struct KeySorted {
+    const StoreTable *t;
+    uint64_t *rows;
+    uint64_t *tie;
+    uint64_t n;
+    bool exact;
+} KeySorted;
+
+static bool tie_at(const KeySorted *ks, uint64_t i)
+{
+    return ks->tie[i >> 6] >> (i & 63) & 1;
+}
+
+/* Rows [first, end) sorted into ks (rows and tie allocated by the caller). */
+static void sort_rows(KeySorted *ks, uint64_t first, uint64_t end)
+{
+    const StoreTable *t = ks->t;
+    uint64_t n = end - first;
+    SortEntry *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    int bits[RUN_KEYS_MAX];
+    SortCtx ctx = {.t = t};
+    int nb = prefix_plan(t, bits, &ctx.exact);
+    ks->exact = ctx.exact;
     for (uint64_t i = 0; i < n; i++)
-        rows[i] = first + i;
-    qsort_r(rows, n, sizeof *rows, cmp_rows, (void *)t);
+        prefix_of(t, bits, nb, first + i, &e[i]);
+    SortHalf lo = {e, n / 2, &ctx}, hi = {e + n / 2, n - n / 2, &ctx};
+    pthread_t th;
+    bool threaded = n >= 65536 && pthread_create(&th, NULL, sort_half, &hi) == 0;
+    sort_half(&lo);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        sort_half(&hi);
+    size_t a = 0, b = 0;
+    const SortEntry *prev = NULL;
+    memset(ks->tie, 0, sizeof(uint64_t) * ((n + 63) / 64));
+    for (uint64_t o = 0; o < n; o++) {
+        const SortEntry *x;
+        if (a < lo.n && (b == hi.n || cmp_entries(&lo.e[a], &hi.e[b], &ctx) <= 0))
+            x = &lo.e[a++];
+        else
+            x = &hi.e[b++];
+        if (prev && prefix_equal(prev, x))
+            ks->tie[o >> 6] |= UINT64_C(1) << (o & 63);
+        ks->rows[o] = x->row;
+        prev = x;
+    }
+    ks->n = n;
+    free(e);
 }
 
 static bool dead_committed(const StoreTable *t, uint64_t row)
@@ -250,18 +393,20 @@ static bool dead_committed(const StoreTable *t, uint64_t row)
     return x != 0 && !(x & STORE_XMAX_MARK);
 }
 
-/* The entry of the key at rows[*i] (sorted, newest first), past which *i
- * moves: the newest row whose deletion has not committed, else the newest
- * (as the hash's: a row takes a key over only from a dead one, but ADD
- * PRIMARY KEY may find a deleted duplicate newer than the live row). */
-static uint64_t key_entry(const StoreTable *t, const uint64_t *rows, uint64_t n, uint64_t *i)
+/* The entry of the key at rows[*i], past which *i moves: the newest row
+ * whose deletion has not committed, else the newest (as the hash's: a row
+ * takes a key over only from a dead one, but ADD PRIMARY KEY may find a
+ * deleted duplicate newer than the live row). */
+static uint64_t key_entry(const KeySorted *ks, uint64_t end, uint64_t *i)
 {
-    uint64_t first = *i, pick = rows[first];
+    const StoreTable *t = ks->t;
+    uint64_t first = *i, pick = ks->rows[first];
     bool live = !dead_committed(t, pick);
     uint64_t j = first + 1;
-    for (; j < n && cmp_keys(t, rows[first], rows[j]) == 0; j++) {
-        if (!live && !dead_committed(t, rows[j])) {
-            pick = rows[j];
+    for (; j < end && tie_at(ks, j) && (ks->exact || cmp_keys(t, ks->rows[first], ks->rows[j]) == 0);
+         j++) {
+        if (!live && !dead_committed(t, ks->rows[j])) {
+            pick = ks->rows[j];
             live = true;
         }
     }
@@ -269,18 +414,14 @@ static uint64_t key_entry(const StoreTable *t, const uint64_t *rows, uint64_t n,
     return pick;
 }
 
-/* Write the keys of rows [first, end) as key run `path`, one entry per key. */
-static void write_fresh(const StoreTable *t, const char *path, uint64_t first, uint64_t end)
+/* Sorted rows [from, to) (whole keys) as key run `path`, one entry per key. */
+static void write_part(const KeySorted *ks, const char *path, uint64_t from, uint64_t to)
 {
-    uint64_t n = end - first;
-    uint64_t *rows = malloc((n ? n : 1) * sizeof *rows);
-    if (!rows)
-        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    const StoreTable *t = ks->t;
     MemArena *a = mem_arena_create("key run");
     RunWriter *w = NULL;
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
-        sort_rows(t, first, end, rows);
         SqlType types[RUN_KEYS_MAX];
         int cols[RUN_KEYS_MAX];
         RunSchema schema = key_schema(t, types, cols);
@@ -294,11 +435,11 @@ static void write_fresh(const StoreTable *t, const char *path, uint64_t first, u
                                  .data = mem_alloc(a, (size_t)t->width[col] * VEC_CAPACITY)};
         }
         uint64_t *versions = MEM_NEW_ARRAY(a, uint64_t, VEC_CAPACITY);
-        uint64_t i = 0;
-        while (i < n) {
+        uint64_t i = from;
+        while (i < to) {
             uint32_t m = 0;
-            while (i < n && m < VEC_CAPACITY) {
-                uint64_t pick = key_entry(t, rows, n, &i);
+            while (i < to && m < VEC_CAPACITY) {
+                uint64_t pick = key_entry(ks, to, &i);
                 for (int k = 0; k < t->npkey; k++) {
                     int col = t->pkey[k];
                     memcpy((char *)b.cols[k].data + (size_t)m * t->width[col],
@@ -306,8 +447,6 @@ static void write_fresh(const StoreTable *t, const char *path, uint64_t first, u
                 }
                 versions[m++] = pick;
             }
-            if (m == 0)
-                continue;
             b.count = m;
             run_writer_append(w, &b, versions, NULL);
         }
@@ -317,12 +456,93 @@ static void write_fresh(const StoreTable *t, const char *path, uint64_t first, u
         err_pop(&jmp);
     } else {
         run_writer_abort(w);
-        free(rows);
         mem_arena_destroy(a);
         err_rethrow();
     }
-    free(rows);
     mem_arena_destroy(a);
+}
+
+/* One part written on a thread of its own; its error, if any, in err. */
+typedef struct FreshPart {
+    const KeySorted *ks;
+    char path[4200];
+    uint64_t from, to;
+    bool failed;
+    ErrorData err;
+} FreshPart;
+
+static void *part_main(void *arg)
+{
+    FreshPart *p = arg;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        write_part(p->ks, p->path, p->from, p->to);
+        err_pop(&jmp);
+    } else {
+        p->err = *err_current();
+        err_clear();
+        p->failed = true;
+    }
+    return NULL;
+}
+
+static _Noreturn void raise_saved(const ErrorData *saved)
+{
+    ErrorData *e = err_begin(saved->sqlstate);
+    *e = *saved;
+    err_throw();
+}
+
+/* Write the keys of rows [first, end) as key runs <gen>.<oid>.1.keys and,
+ * past 64K rows, <gen>.<oid>.2.keys: the sorted keys split in two halves
+ * (at a key boundary) written on two threads (the run writer's encoding,
+ * bloom filters and compression are most of the cost: 10M `hits` keys,
+ * 1.6 s to sort and 3.1 s to write on one thread). Returns the parts. */
+static int write_fresh(const StoreTable *t, uint64_t gen, uint64_t first, uint64_t end)
+{
+    uint64_t n = end - first;
+    KeySorted ks = {.t = t, .rows = malloc((n ? n : 1) * sizeof(uint64_t)),
+                    .tie = malloc(sizeof(uint64_t) * ((n + 63) / 64 + 1))};
+    FreshPart *parts = calloc(2, sizeof *parts);
+    int nparts = 0;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        if (!ks.rows || !ks.tie || !parts)
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        sort_rows(&ks, first, end);
+        uint64_t mid = n;
+        if (n >= 65536) {
+            mid = n / 2;
+            while (mid < n && tie_at(&ks, mid) &&
+                   (ks.exact || cmp_keys(t, ks.rows[mid - 1], ks.rows[mid]) == 0))
+                mid++;  /* a key's rows stay in one part */
+        }
+        nparts = mid < n ? 2 : 1;
+        for (int i = 0; i < nparts; i++) {
+            parts[i] = (FreshPart){.ks = &ks, .from = i ? mid : 0, .to = i ? n : mid};
+            key_path(parts[i].path, sizeof parts[i].path, gen, t->oid, (uint32_t)(i + 1));
+        }
+        pthread_t th;
+        bool threaded = nparts == 2 && pthread_create(&th, NULL, part_main, &parts[1]) == 0;
+        part_main(&parts[0]);
+        if (threaded)
+            pthread_join(th, NULL);
+        else if (nparts == 2)
+            part_main(&parts[1]);
+        for (int i = 0; i < nparts; i++)
+            if (parts[i].failed)
+                raise_saved(&parts[i].err);
+        err_pop(&jmp);
+    } else {
+        free(ks.rows);
+        free(ks.tie);
+        free(parts);
+        err_rethrow();
+    }
+    free(ks.rows);
+    free(ks.tie);
+    free(parts);
+    return nparts;
 }
 
 void store__keys_plan_free(StoreKeysPlan *p)
@@ -341,8 +561,8 @@ static void made_open(StoreKeysPlan *p, const StoreTable *t, uint64_t gen, uint3
 {
     char path[4200];
     key_path(path, sizeof path, gen, t->oid, part);
-    p->made[p->nmade] = (StoreKeyRun){.reader = run_open(path), .gen = gen, .part = part,
-                                      .first = first, .end = end};
+    p->made[p->nmade] = (StoreKeyRun){.reader = run_open_for_lookups(path), .gen = gen,
+                                      .part = part, .first = first, .end = end};
     p->nmade++;
 }
 
@@ -398,12 +618,11 @@ StoreKeysPlan *store__keys_flush(StoreTable *t, uint64_t gen, uint64_t rows)
             return NULL;
         }
         if (from < rows) {
-            if (p->nold + 1 > STORE_KEY_RUNS_MAX)
+            if (p->nold + 2 > STORE_KEY_RUNS_MAX)  /* a flush adds up to two */
                 merge_older(p, t, gen);
-            char path[4200];
-            key_path(path, sizeof path, gen, t->oid, 1);
-            write_fresh(t, path, from, rows);
-            made_open(p, t, gen, 1, from, rows);
+            int nparts = write_fresh(t, gen, from, rows);
+            for (int i = 1; i <= nparts; i++)
+                made_open(p, t, gen, (uint32_t)i, from, rows);
         }
         err_pop(&jmp);
     } else {
@@ -453,7 +672,9 @@ void store__keys_install(StoreTable *t, StoreKeysPlan *p)
     pthread_rwlock_wrlock(&t->pk_lock);
     bool same = runs && !t->data_freed && t->pk.runs_epoch == p->epoch && t->npkey == p->npkey &&
                 t->pk.nruns == p->nold;
-    if (same && p->nmade > 0) {
+    /* The hash first: if it cannot shrink (memory), nothing is installed
+     * and the hash keeps naming those rows (their key columns stay). */
+    if (same && p->nmade > 0 && store__pk_prune_below(t, p->rows)) {
         memcpy(runs, t->pk.runs, sizeof *runs * (size_t)p->nkept);
         memcpy(runs + p->nkept, p->made, sizeof *runs * (size_t)p->nmade);
         for (int i = p->nkept; i < t->pk.nruns; i++)
@@ -464,7 +685,6 @@ void store__keys_install(StoreTable *t, StoreKeysPlan *p)
         t->pk.nruns = p->nkept + p->nmade;
         t->pk.runs_end = p->rows;
         p->installed = true;  /* the table's now */
-        store__pk_prune_below(t, p->rows);
     }
     pthread_rwlock_unlock(&t->pk_lock);
     free(runs);
@@ -498,11 +718,13 @@ void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char
             memcpy(&part, q + 8, 4);
             *r = (StoreKeyRun){.gen = get64(q), .part = part, .first = get64(q + 12),
                                .end = get64(q + 20)};
-            if (r->first != end || r->end <= r->first)
+            bool sibling = i > 0 && r->gen == runs[i - 1].gen && r->first == runs[i - 1].first &&
+                           r->end == runs[i - 1].end;  /* a second part of one flush */
+            if ((r->first != end && !sibling) || r->end <= r->first)
                 err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in file \"%s\"", wal_path);
             char path[4200];
             key_path(path, sizeof path, r->gen, t->oid, r->part);
-            r->reader = run_open(path);
+            r->reader = run_open_for_lookups(path);
             const RunSchema *s = run_schema(r->reader);
             bool ok = s->ncols == t->npkey && s->nkeys == t->npkey;
             for (int k = 0; ok && k < t->npkey; k++)

@@ -583,6 +583,42 @@ static bool row_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_
                                x ? STORE_XMAX_MARK | x->id : 0);
 }
 
+/* An older version of key that snapshot snap sees (rare: a concurrent
+ * update committed after it): a search of the table, newest rows first,
+ * stamps before keys; key columns of cold groups read from the runs. */
+static bool older_version(StoreTable *t, StoreTxn *x, uint64_t snap, StoreRunRef **ref,
+                          const Value *key, uint64_t *row)
+{
+    StoreColdCache cc = {.group = UINT32_MAX};
+    volatile bool ok = false;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        uint64_t n = atomic_load(&t->committed);
+        for (uint64_t i = n; i-- > 0 && !ok;) {
+            if (!row_visible(t, x, snap, i))
+                continue;
+            const StoreRowGroup *g = store__group(t, i / STORE_GROUP_ROWS);
+            uint64_t start = i - i % STORE_GROUP_ROWS;
+            bool match = true;
+            for (int k = 0; k < t->npkey && match; k++) {
+                int col = t->pkey[k];
+                const char *v = store__chunk_values(t, ref, &cc, &g->chunks[col], col, start);
+                match = store__pk_value_equal(t, col, v + (i - start) * t->width[col], &key[k].u);
+            }
+            if (match) {
+                *row = i;
+                ok = true;
+            }
+        }
+        err_pop(&jmp);
+    } else {
+        store__cold_cache_free(&cc);
+        err_rethrow();
+    }
+    store__cold_cache_free(&cc);
+    return ok;
+}
+
 bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64_t *rowid)
 {
     if (t->npkey == 0)
@@ -612,16 +648,8 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64
     bool found = store__pk_find(t, key, &r);
     pthread_rwlock_unlock(&t->pk_lock);
     bool ok = found && row_visible(t, x, snap, r);
-    if (!ok && found) {
-        /* An older version may be the one this snapshot sees (rare: a
-         * concurrent update committed after it): search the table. */
-        uint64_t n = atomic_load(&t->committed);
-        for (uint64_t i = n; i-- > 0 && !ok;)
-            if (store__pk_row_matches(t, i, key) && row_visible(t, x, snap, i)) {
-                r = i;
-                ok = true;
-            }
-    }
+    if (!ok && found)
+        ok = older_version(t, x, snap, &ref, key, &r);
     store__run_release(t, ref);
     store__txn_scan_unregister(x, x ? x->gen : 0, t);
     if (ok)

@@ -92,7 +92,7 @@ static uint64_t pk_hash_value(const StoreTable *t, int col, const void *p)
     return 0;
 }
 
-static bool pk_equal_value(const StoreTable *t, int col, const void *a, const void *b)
+bool store__pk_value_equal(const StoreTable *t, int col, const void *a, const void *b)
 {
     switch (t->phys[col]) {
     case PHYS_BOOL: return *(const uint8_t *)a == *(const uint8_t *)b;
@@ -129,7 +129,7 @@ static bool pk_equal(const PkSrc *s, uint64_t r1, uint64_t r2)
 {
     for (int k = 0; k < s->t->npkey; k++) {
         int col = s->t->pkey[k];
-        if (!pk_equal_value(s->t, col, pk_value(s, col, r1), pk_value(s, col, r2)))
+        if (!store__pk_value_equal(s->t, col, pk_value(s, col, r1), pk_value(s, col, r2)))
             return false;
     }
     return true;
@@ -575,7 +575,7 @@ bool store__pk_row_matches(const StoreTable *t, uint64_t row, const Value *key)
     PkSrc s = {t, NULL, 0};
     for (int k = 0; k < t->npkey; k++) {
         int col = t->pkey[k];
-        if (!pk_equal_value(t, col, pk_value(&s, col, row), &key[k].u))
+        if (!store__pk_value_equal(t, col, pk_value(&s, col, row), &key[k].u))
             return false;
     }
     return true;
@@ -654,11 +654,11 @@ void store__pk_build(StoreTable *t)
     }
 }
 
-void store__pk_prune_below(StoreTable *t, uint64_t end)
+bool store__pk_prune_below(StoreTable *t, uint64_t end)
 {
     StorePkIndex *pk = &t->pk;
     if (atomic_load_explicit(&pk->pending, memory_order_relaxed) || !pk->slots)
-        return;  /* a deferred build starts at runs_end */
+        return true;  /* a deferred build starts at runs_end */
     uint64_t keep = 0;
     for (uint64_t i = 0; i < pk->cap; i++)
         keep += pk->slots[i].row > end;
@@ -667,7 +667,7 @@ void store__pk_prune_below(StoreTable *t, uint64_t end)
         cap *= 2;
     StorePkEntry *slots = calloc(cap, sizeof *slots);
     if (!slots)
-        return;  /* keep the old entries: still right, only bigger */
+        return false;
     for (uint64_t i = 0; i < pk->cap; i++) {
         if (pk->slots[i].row <= end)
             continue;  /* empty, or a row whose key a run holds */
@@ -680,4 +680,5 @@ void store__pk_prune_below(StoreTable *t, uint64_t end)
     pk->slots = slots;
     pk->cap = cap;
     pk->count = keep;
+    return true;
 }

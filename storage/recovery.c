@@ -930,6 +930,11 @@ static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
         uint64_t kept_end = ct->wrote ? ct->first : prev_end;
         if (ct->wrote)
             ckpt_write_run(c, ct, a, &ref, &cc);
+        /* The key's runs before the spans: recovery then knows, when it
+         * loads a group, whether its key columns stay in memory. */
+        ct->keys = store__keys_flush(t, c->gen, ct->rows);
+        if (ct->keys)
+            store__keys_record(c->buf, t, ct->keys);
         for (int i = 0; i < ns && ref->spans[i].first < kept_end; i++) {
             const StoreRunSpan *sp = &ref->spans[i];
             ckpt_span_rec(c, t->oid, sp->run->gen, sp->first,
@@ -938,9 +943,6 @@ static void ckpt_run(Ckpt *c, CkptTable *ct, MemArena *a)
         if (ct->wrote)
             ckpt_span_rec(c, t->oid, c->gen, ct->first, ct->rows);
         ckpt_dels_rec(c, t, kept_end, a);
-        ct->keys = store__keys_flush(t, c->gen, ct->rows);
-        if (ct->keys)
-            store__keys_record(c->buf, t, ct->keys);
         err_pop(&jmp);
     } else {
         store__cold_cache_free(&cc);

@@ -599,6 +599,9 @@ bool store__pk_find(const StoreTable *t, const Value *key, uint64_t *row);
 bool store__pk_find_batch_row(const StoreTable *t, const Batch *b, uint32_t i, uint64_t *row);
 _Noreturn void store__pk_raise_duplicate_batch_row(const StoreTable *t, const Batch *b, uint32_t i);
 bool store__pk_row_matches(const StoreTable *t, uint64_t row, const Value *key);
+/* Key column col's values at a and b equal as PostgreSQL's btree equality
+ * says (-0 = 0, NaN = NaN, numeric by value, the rest by bytes). */
+bool store__pk_value_equal(const StoreTable *t, int col, const void *a, const void *b);
 /* Index every live row (ALTER TABLE ADD PRIMARY KEY): 23505 "could not create
  * unique index" on a duplicate. Caller holds pk_lock exclusively. */
 void store__pk_build(StoreTable *t);
@@ -631,6 +634,11 @@ void store__pk_recovered(StoreTable *t);
 /* Whether t's key can live in key runs: a permanent table with a primary
  * key whose columns order as they compare (not numeric: 1.0 = 1.00). */
 bool store__keys_supported(const StoreTable *t);
+/* Whether column c of store group g keeps its array in memory once a run
+ * holds the group (table.c): a key column does until every row of the group
+ * has its key in key runs (the hash and the deferred build read the keys of
+ * rows >= runs_end), or always when the table's key cannot be in runs. */
+bool store__col_held(const StoreTable *t, int c, uint64_t g);
 /* The newest row holding key (npkey values) in t's key runs, newest run
  * first (key range, bloom filter, binary search). Under pk_lock, shared. */
 bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row);
@@ -649,9 +657,9 @@ void store__keys_install(StoreTable *t, StoreKeysPlan *p);  /* p stays the calle
 void store__keys_plan_free(StoreKeysPlan *p);
 /* Recovery: the TABLE_KEYS record of a checkpoint (payload after the oid). */
 void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char *wal_path);
-/* Drop index entries of rows below end (their keys are in runs now).
- * Under pk_lock exclusively. */
-void store__pk_prune_below(StoreTable *t, uint64_t end);
+/* Drop index entries of rows below end (their keys are in runs now);
+ * false, nothing changed, when memory ran out. Under pk_lock exclusively. */
+bool store__pk_prune_below(StoreTable *t, uint64_t end);
 
 /* ---- delta.c: transaction-private deltas (row-level write concurrency) ----
  * A transaction that writes a table without holding its write lock (plain

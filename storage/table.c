@@ -251,6 +251,13 @@ bool store__col_is_key(const StoreTable *t, int c)
     return false;
 }
 
+bool store__col_held(const StoreTable *t, int c, uint64_t g)
+{
+    if (!store__col_is_key(t, c))
+        return false;
+    return !store__keys_supported(t) || (g + 1) * STORE_GROUP_ROWS > t->pk.runs_end;
+}
+
 /* Whether every row group overlapping rows [lo, hi) has all non-key string
  * columns of [0, ncols) cold. */
 static bool rows_cold(const StoreTable *t, uint64_t lo, uint64_t hi, int ncols)
@@ -341,7 +348,7 @@ void store__heap_cut(StoreHeap *h, StoreHeapBlock *keep, uint64_t from)
  * each column's data array in its own (a checkpoint frees the arrays of
  * cold columns, cold.c), next to the column's previous ones (chunk_slab.c),
  * so ncols_inline is 0. */
-static StoreRowGroup *group_alloc(StoreTable *t, bool keys_only)
+static StoreRowGroup *group_alloc(StoreTable *t, bool keys_only, uint64_t gno)
 {
     size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
     header = (header + 63) & ~(size_t)63;
@@ -354,7 +361,7 @@ static StoreRowGroup *group_alloc(StoreTable *t, bool keys_only)
     g->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
     g->ncols_inline = 0;
     for (int c = 0; c < t->ncols; c++) {
-        if (keys_only && !store__col_is_key(t, c))
+        if (keys_only && !store__col_held(t, c, gno))
             continue;  /* cold from the start (store__cold_groups_begin) */
         g->chunks[c].data = store__chunk_alloc(t, c);
         if (!g->chunks[c].data) {
@@ -392,7 +399,7 @@ static void groups_reserve(StoreTable *t, uint64_t rows)
             seg = store__calloc(STORE_DIR_SEG, sizeof *seg);
             __atomic_store_n(&t->dir[g / STORE_DIR_SEG], seg, __ATOMIC_RELEASE);
         }
-        StoreRowGroup *grp = group_alloc(t, false);
+        StoreRowGroup *grp = group_alloc(t, false, 0);
         __atomic_store_n(&seg[g % STORE_DIR_SEG], grp, __ATOMIC_RELEASE);
         t->ngroups = g + 1;
     }
@@ -899,7 +906,7 @@ void store__cold_groups_begin(StoreTable *t, StoreColdGroups *cg, uint32_t ngrou
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         for (uint32_t i = 0; i < ngroups; i++)
-            cg->groups[i] = group_alloc(t, true);
+            cg->groups[i] = group_alloc(t, true, cg->base / STORE_GROUP_ROWS + i);
         err_pop(&jmp);
     } else {
         cold_groups_free(t, cg);
@@ -943,7 +950,7 @@ static size_t cold_key_bytes(const StoreTable *t, const StoreColdGroups *cg)
             continue;
         for (uint32_t i = 0; i < cg->ngroups; i++) {
             const StrRef *s = cg->groups[i]->chunks[c].data;
-            for (uint32_t r = 0; r < STORE_GROUP_ROWS; r++)
+            for (uint32_t r = 0; s && r < STORE_GROUP_ROWS; r++)
                 bytes += s[r].len;
         }
     }
@@ -957,7 +964,7 @@ static void cold_key_copy(StoreTable *t, StoreColdGroups *cg)
             continue;
         for (uint32_t i = 0; i < cg->ngroups; i++) {
             StrRef *s = cg->groups[i]->chunks[c].data;
-            for (uint32_t r = 0; r < STORE_GROUP_ROWS; r++) {
+            for (uint32_t r = 0; s && r < STORE_GROUP_ROWS; r++) {
                 char *p = heap_take(t->heap.head, s[r].len);
                 if (s[r].len)
                     memcpy(p, s[r].ptr, s[r].len);

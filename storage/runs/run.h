@@ -116,6 +116,12 @@ void run_writer_abort(RunWriter *w);
 /* Open and validate a run (magic, version, footer checksum); the file is
  * mmap'd read-only. Block checksums are verified when a block is decoded. */
 RunReader *run_open(const char *path);
+/* The same for a run only point lookups read (a primary key's runs): each
+ * group's bloom block is checked when a lookup first probes it, not at
+ * open (checking them all maps the whole file in: for a key run, whose
+ * groups are small, every page), and the mapping is read without
+ * readahead. */
+RunReader *run_open_for_lookups(const char *path);
 void run_close(RunReader *r);
 const char *run_path(const RunReader *r);
 void run_info(const RunReader *r, RunInfo *out);

@@ -420,15 +420,19 @@ static void parse_footer(RunReader *r)
     }
     r->info.file_bytes = r->size;
     r->verified = MEM_NEW_ARRAY(r->arena, _Atomic unsigned char, r->info.ngroups + 1);
-    /* Every bloom block is checked here, at open: a run read only by scans
-     * (or loaded by recovery) never probes its filters, and damage there must
-     * not wait for the first point lookup to surface (about 1.25 bytes per key
-     * to checksum). */
+}
+
+/* Every bloom block is checked at open: a run read only by scans (or
+ * loaded by recovery) never probes its filters, and damage there must not
+ * wait for the first point lookup to surface (about 1.25 bytes per key to
+ * checksum). */
+static void verify_blooms(const RunReader *r)
+{
     for (uint32_t g = 0; g < r->info.ngroups; g++)
         bloom_verify(r, g);
 }
 
-RunReader *run_open(const char *path)
+static RunReader *open_run(const char *path, bool lookups_only)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -457,13 +461,21 @@ RunReader *run_open(const char *path)
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         parse_footer(r);
+        if (!lookups_only)
+            verify_blooms(r);
         err_pop(&jmp);
     } else {
         run_close(r);
         err_rethrow();
     }
+    if (lookups_only && r->map)
+        (void)madvise((void *)r->map, r->size, MADV_RANDOM);  /* advice: no readahead */
     return r;
 }
+
+RunReader *run_open(const char *path) { return open_run(path, false); }
+
+RunReader *run_open_for_lookups(const char *path) { return open_run(path, true); }
 
 void run_close(RunReader *r)
 {
@@ -597,7 +609,10 @@ bool run_lookup(RunReader *r, const Value *key, uint64_t snapshot, MemArena *scr
     if (i == n)
         return false;
     run_chunk_read(r, (uint32_t)g, r->schema.ncols, scratch, &vc);
-    run_chunk_read(r, (uint32_t)g, r->schema.ncols + 1, scratch, &dc);
+    static const bool none[1];
+    dc.values = (void *)none;  /* a run without tombstones: no flags to decode */
+    if (r->info.ntombstones)
+        run_chunk_read(r, (uint32_t)g, r->schema.ncols + 1, scratch, &dc);
     for (; i < n; i++) {
         int c = 0;
         for (int k = 0; k < r->schema.nkeys && c == 0; k++)
@@ -608,7 +623,7 @@ bool run_lookup(RunReader *r, const Value *key, uint64_t snapshot, MemArena *scr
         if (v <= snapshot) {
             *row = r->groups[g].first_row + i;
             *version = v;
-            *deleted = ((const bool *)dc.values)[i];
+            *deleted = r->info.ntombstones && ((const bool *)dc.values)[i];
             return true;
         }
     }

@@ -193,22 +193,28 @@ static int key_files(const StoreTable *t)
 Test(keyruns, flushed_keys_leave_the_hash)
 {
     StoreTable *t = make_t("t");
-    insert_keys(t, 0, 10000);
-    cr_assert_eq(hash_entries(t), 10000);
+    insert_keys(t, 0, 70000);
+    cr_assert_eq(hash_entries(t), 70000);
     checkpoint_ok();
-    cr_assert_eq(t->pk.nruns, 1);
-    cr_assert_eq(t->pk.runs_end, 10000);
-    cr_assert_eq(hash_entries(t), 0, "flushed keys are in the run only");
-    cr_assert_eq(key_files(t), 1);
-    for (int64_t k = 0; k < 10000; k += 7)
+    cr_assert_eq(t->pk.nruns, 2, "64K keys or more: two runs of disjoint key ranges");
+    cr_assert_eq(t->pk.runs_end, 70000);
+    cr_assert_eq(hash_entries(t), 0, "flushed keys are in the runs only");
+    cr_assert_eq(key_files(t), 2);
+    for (int64_t k = 0; k < 70000; k += 7)
         check_key(t, k, 0);
     uint64_t row;
-    cr_assert(!lookup(t, NULL, 10000, &row));
+    cr_assert(!lookup(t, NULL, 70000, &row));
     insert_dup(t, 4320);
     cr_assert_str_eq(last_err.detail, "Key (k, name)=(4320, n0) already exists.");
-    insert_keys(t, 10000, 5);
+    insert_keys(t, 70000, 5);
     cr_assert_eq(hash_entries(t), 5);
-    check_key(t, 10004, 0);
+    check_key(t, 70004, 0);
+    restart();
+    t = table_t("t");
+    cr_assert_eq(t->pk.nruns, 2);
+    for (int64_t k = 1; k < 70005; k += 7)
+        check_key(t, k, 0);
+    insert_dup(t, 69999);
 }
 
 Test(keyruns, updated_deleted_and_reinserted_keys)
@@ -313,6 +319,46 @@ Test(keyruns, truncate_drops_the_runs)
     cr_assert(!lookup(t, NULL, 50, &row));
     checkpoint_ok();
     cr_assert_eq(key_files(t), 1, "the old generation's key run is removed");
+}
+
+/* Groups whose rows all have their keys in runs lose their key arrays:
+ * at the checkpoint that wrote the runs, and when recovery loads them. */
+static void check_keys_cold(const StoreTable *t, uint64_t rows)
+{
+    for (uint64_t g = 0; g < rows / STORE_GROUP_ROWS; g++)
+        for (int c = 0; c < NCOLS; c++)
+            cr_assert_null(store__group(t, g)->chunks[c].data, "group %llu column %d",
+                           (unsigned long long)g, c);
+    cr_assert_not_null(store__group(t, rows / STORE_GROUP_ROWS)->chunks[0].data,
+                       "the partial group's keys are read by the hash");
+}
+
+Test(keyruns, key_columns_leave_memory)
+{
+    StoreTable *t = make_t("t");
+    insert_keys(t, 0, 10000);
+    checkpoint_ok();
+    check_keys_cold(t, 10000);
+    for (int64_t k = 0; k < 10000; k += 501)
+        check_key(t, k, 0);
+    /* A snapshot older than an update of a flushed key still finds the
+     * old version: the fallback search reads the cold keys from the run. */
+    StoreTxn *rr = store_txn_begin();
+    store_txn_set_isolation(rr, STORE_REPEATABLE_READ);
+    uint64_t old_row = 0, seen = 0;
+    cr_assert(lookup(t, rr, 1234, &old_row));
+    bump_key(t, 1234, 5);
+    cr_assert(lookup(t, rr, 1234, &seen));
+    cr_assert_eq(seen, old_row, "the version the snapshot sees");
+    store_txn_commit(rr);
+    check_key(t, 1234, 5);
+    insert_dup(t, 77);
+    restart();
+    t = table_t("t");
+    check_keys_cold(t, 10000);
+    check_key(t, 1234, 5);
+    check_key(t, 9999, 0);
+    insert_dup(t, 77);
 }
 
 Test(keyruns, numeric_keys_stay_in_the_hash)

@@ -345,7 +345,9 @@ Test(runsread, add_primary_key_and_add_column_on_cold_columns)
     for (int64_t k = 3; k < ROWS; k += 7919)
         lookup_is(t, k, (uint64_t)k);
     checkpoint_ok();
-    cr_assert_eq(cold_chunks(t, 0), 0, "key columns stay in memory");
+    /* The checkpoint puts the keys in a key run (storage/keyruns.c): the
+     * key column goes cold as the others. */
+    cr_assert_eq(cold_chunks(t, 0), cold_chunks(t, 1), "the key column goes cold with its keys in runs");
     cr_assert_gt(cold_chunks(t, 5), 0, "the added column goes cold too");
     restart();
     t = store_table_lookup("public", "w");
