@@ -371,6 +371,7 @@ static struct {
     int blocked;        /* a checkpoint holds commits back */
     uint64_t fsyncs, commits;
     bool broken;        /* a write failed: no commit may proceed */
+    uint64_t file_gen;  /* moves at every switch of file (store__wal_set_file) */
 } wal = {.mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .fd = -1};
 
 /* fsync setting: PostgreSQL's server parameter when common/guc knows it. */
@@ -395,6 +396,8 @@ void store__wal_set_file(int fd, uint64_t size, uint64_t last_seq)
     int old = wal.fd;
     wal.fd = fd;
     wal.written = wal.flushed = size;
+    wal.file_gen++;
+    pthread_cond_broadcast(&wal.cond);  /* waiters for the old file's flush end */
     if (last_seq > wal.next_seq)
         wal.next_seq = last_seq;
     wal.open = fd >= 0;
@@ -476,10 +479,17 @@ static void write_all(int fd, const uint8_t *p, size_t n)
     }
 }
 
-/* Wait until the log is durable up to `end` (group commit). Lock held. */
+/* Wait until the log is durable up to `end` (group commit). Lock held.
+ * A switch to a new file ends the wait: `end` was a position in the old
+ * one, which the switch made durable first (a checkpoint syncs the log
+ * with commits held back before it switches), and the new file's
+ * positions start again from 0 (waiting for them to reach `end` hung the
+ * checkpointer thread's flush of asynchronous commits, and store_close
+ * joining it: CI, unit-storage_runs_read). */
 static void wal_wait_flushed(uint64_t end)
 {
-    while (wal.flushed < end) {
+    uint64_t gen = wal.file_gen;
+    while (wal.flushed < end && wal.file_gen == gen) {
         if (wal.flushing) {
             pthread_cond_wait(&wal.cond, &wal.mu);
             continue;
