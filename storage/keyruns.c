@@ -77,56 +77,12 @@ bool store__keys_supported(const StoreTable *t)
 
 /* ---- lookups ---- */
 
-#define LOOKUP_SCRATCH_BYTES ((size_t)4 << 20)
-
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-static void scratch_free(void *a) { mem_arena_destroy(a); }
-static void scratch_init(void) { (void)pthread_key_create(&scratch_key, scratch_free); }
-
-/* The calling thread's arena for decoded key groups (reset after each lookup). */
-static MemArena *lookup_scratch(void)
-{
-    pthread_once(&scratch_once, scratch_init);
-    MemArena *a = pthread_getspecific(scratch_key);
-    if (!a) {
-        a = mem_arena_create("key run lookups");
-        if (pthread_setspecific(scratch_key, a) != 0) {
-            mem_arena_destroy(a);
-            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-        }
-    }
-    return a;
-}
-
-bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row)
-{
-    const StorePkIndex *pk = &t->pk;
-    if (pk->nruns == 0)
-        return false;
-    /* Decoded groups pile up in the thread's arena until it passes
-     * LOOKUP_SCRATCH_BYTES (a reset gives every block but the first back:
-     * resetting per lookup cost a malloc and free of each decoded chunk). */
-    MemArena *scratch = lookup_scratch();
-    if (mem_arena_bytes(scratch) > LOOKUP_SCRATCH_BYTES)
-        mem_arena_reset(scratch);
-    for (int i = pk->nruns - 1; i >= 0; i--) {
-        uint64_t run_row, version;
-        bool deleted;
-        if (run_lookup(pk->runs[i].reader, key, UINT64_MAX, scratch, &run_row, &version,
-                       &deleted)) {
-            *row = version;  /* a key run's version is the table row */
-            return true;
-        }
-    }
-    return false;
-}
+static void key_run_close(StoreKeyRun *r);
 
 void store__keys_drop(StorePkIndex *pk)
 {
     for (int i = 0; i < pk->nruns; i++)
-        run_close(pk->runs[i].reader);
+        key_run_close(&pk->runs[i]);
     free(pk->runs);
     pk->runs = NULL;
     pk->nruns = 0;
@@ -545,12 +501,170 @@ static int write_fresh(const StoreTable *t, uint64_t gen, uint64_t first, uint64
     return nparts;
 }
 
+/* ---- lookups ---- */
+
+/* A key run's decoded group kept for later lookups: its keys (one array
+ * per key column, strings in the arena) and versions (table rows). */
+typedef struct KeyGroup {
+    void *keys[RUN_KEYS_MAX];
+    const uint64_t *versions;
+    uint32_t count;
+    size_t bytes;
+    MemArena *arena;
+} KeyGroup;
+
+/* Decoded groups of every key run together stay under this many bytes
+ * (e.g. 2,000 groups of a bigint key: 4M keys); past it a lookup decodes
+ * a group for itself alone, as run_lookup does. A hit in a kept group
+ * costs a binary search; decoding one costs ~6 µs (storage/README.md). */
+size_t store__key_cache_limit = (size_t)64 << 20;
+static _Atomic size_t key_cache_bytes;
+
+static void key_run_open(StoreKeyRun *r, const char *path)
+{
+    r->reader = run_open_for_lookups(path);
+    uint32_t n = run_group_count(r->reader);
+    r->groups = calloc(n ? n : 1, sizeof *r->groups);
+    if (!r->groups) {
+        run_close(r->reader);
+        r->reader = NULL;
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+}
+
+static void key_group_free(KeyGroup *g)
+{
+    if (!g)
+        return;
+    atomic_fetch_sub(&key_cache_bytes, g->bytes);
+    mem_arena_destroy(g->arena);
+    free(g);
+}
+
+/* Callers hold pk_lock exclusively, or the run was never shared. */
+static void key_run_close(StoreKeyRun *r)
+{
+    for (uint32_t g = 0; r->groups && g < run_group_count(r->reader); g++)
+        key_group_free(atomic_load_explicit(&r->groups[g], memory_order_relaxed));
+    free(r->groups);
+    r->groups = NULL;
+    run_close(r->reader);
+    r->reader = NULL;
+}
+
+/* Group g of r decoded into arena a (keys, then versions). */
+static void group_decode(const StoreTable *t, StoreKeyRun *r, uint32_t g, MemArena *a, KeyGroup *out)
+{
+    RunChunk c;
+    for (int k = 0; k < t->npkey; k++) {
+        run_chunk_read(r->reader, g, k, a, &c);
+        if (c.phys != t->phys[t->pkey[k]] || c.count != run_group_rows(r->reader, g))
+            err_raise(ERRCODE_DATA_CORRUPTED, "key run \"%s\" does not match table \"%s\"",
+                      run_path(r->reader), t->name);
+        out->keys[k] = c.values;
+    }
+    run_chunk_read(r->reader, g, t->npkey, a, &c);  /* the versions */
+    out->versions = c.values;
+    out->count = c.count;
+}
+
+/* group_decode into kg's own arena; kg freed when that raises. */
+__attribute__((noinline)) static void group_decode_kept(const StoreTable *t, StoreKeyRun *r,
+                                                        uint32_t g, KeyGroup *kg)
+{
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        group_decode(t, r, g, kg->arena, kg);
+        err_pop(&jmp);
+    } else {
+        mem_arena_destroy(kg->arena);
+        free(kg);
+        err_rethrow();
+    }
+}
+
+/* Group g of r decoded; kept for later lookups when the budget allows,
+ * else *temp is set and the caller frees it (key_group_free). */
+static const KeyGroup *group_get(const StoreTable *t, StoreKeyRun *r, uint32_t g, KeyGroup **temp)
+{
+    KeyGroup *kg = atomic_load_explicit(&r->groups[g], memory_order_acquire);
+    if (kg)
+        return kg;
+    kg = calloc(1, sizeof *kg);
+    MemArena *a = kg ? mem_arena_create("key run group") : NULL;
+    if (!a) {
+        free(kg);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    kg->arena = a;
+    group_decode_kept(t, r, g, kg);
+    kg->bytes = mem_arena_bytes(a) + sizeof *kg;
+    atomic_fetch_add(&key_cache_bytes, kg->bytes);
+    if (atomic_load_explicit(&key_cache_bytes, memory_order_relaxed) > store__key_cache_limit) {
+        *temp = kg;  /* past the budget: this lookup's only */
+        return kg;
+    }
+    KeyGroup *none = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&r->groups[g], &none, kg, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        key_group_free(kg);  /* another lookup kept it first */
+        return none;
+    }
+    return kg;
+}
+
+/* key against entry i of group kg, in run order. */
+static int cmp_entry(const StoreTable *t, const KeyGroup *kg, uint32_t i, const Value *key)
+{
+    for (int k = 0; k < t->npkey; k++) {
+        int col = t->pkey[k];
+        int c = cmp_key_col(t, col, (const char *)kg->keys[k] + (size_t)i * t->width[col],
+                            &key[k].u);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+/* The row r's entry for key names, if r holds it. Key runs keep one
+ * entry per key, so the first entry not below the key is the only one. */
+static bool key_run_find(const StoreTable *t, StoreKeyRun *r, const Value *key, uint64_t *row)
+{
+    int64_t g = run_find_group(r->reader, key);
+    if (g < 0)
+        return false;
+    KeyGroup *temp = NULL;
+    const KeyGroup *kg = group_get(t, r, (uint32_t)g, &temp);
+    uint32_t lo = 0, hi = kg->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_entry(t, kg, mid, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool found = lo < kg->count && cmp_entry(t, kg, lo, key) == 0;
+    if (found)
+        *row = kg->versions[lo];  /* a key run's version is the table row */
+    key_group_free(temp);
+    return found;
+}
+
+bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row)
+{
+    const StorePkIndex *pk = &t->pk;
+    for (int i = pk->nruns - 1; i >= 0; i--)  /* the kept groups are the table's memory */
+        if (key_run_find(t, (StoreKeyRun *)&pk->runs[i], key, row))
+            return true;
+    return false;
+}
+
 void store__keys_plan_free(StoreKeysPlan *p)
 {
     if (!p)
         return;
     for (int i = 0; i < p->nmade && !p->installed; i++)
-        run_close(p->made[i].reader);
+        key_run_close(&p->made[i]);
     free(p->kept);
     free(p);
 }
@@ -561,8 +675,8 @@ static void made_open(StoreKeysPlan *p, const StoreTable *t, uint64_t gen, uint3
 {
     char path[4200];
     key_path(path, sizeof path, gen, t->oid, part);
-    p->made[p->nmade] = (StoreKeyRun){.reader = run_open_for_lookups(path), .gen = gen,
-                                      .part = part, .first = first, .end = end};
+    p->made[p->nmade] = (StoreKeyRun){.gen = gen, .part = part, .first = first, .end = end};
+    key_run_open(&p->made[p->nmade], path);
     p->nmade++;
 }
 
@@ -603,7 +717,7 @@ StoreKeysPlan *store__keys_flush(StoreTable *t, uint64_t gen, uint64_t rows)
     uint64_t from = t->pk.runs_end;
     p->nold = p->nkept = t->pk.nruns;
     p->kept = malloc(sizeof *p->kept * (size_t)(p->nold ? p->nold : 1));
-    if (p->kept)
+    if (p->kept && p->nold)  /* runs is NULL when there are none */
         memcpy(p->kept, t->pk.runs, sizeof *p->kept * (size_t)p->nold);
     pthread_rwlock_unlock(&t->pk_lock);
     p->rows = rows;
@@ -675,10 +789,11 @@ void store__keys_install(StoreTable *t, StoreKeysPlan *p)
     /* The hash first: if it cannot shrink (memory), nothing is installed
      * and the hash keeps naming those rows (their key columns stay). */
     if (same && p->nmade > 0 && store__pk_prune_below(t, p->rows)) {
-        memcpy(runs, t->pk.runs, sizeof *runs * (size_t)p->nkept);
+        if (p->nkept)  /* t->pk.runs is NULL when there are none */
+            memcpy(runs, t->pk.runs, sizeof *runs * (size_t)p->nkept);
         memcpy(runs + p->nkept, p->made, sizeof *runs * (size_t)p->nmade);
         for (int i = p->nkept; i < t->pk.nruns; i++)
-            run_close(t->pk.runs[i].reader);  /* merged into made[0] */
+            key_run_close(&t->pk.runs[i]);  /* merged into made[0] */
         free(t->pk.runs);
         t->pk.runs = runs;
         runs = NULL;
@@ -724,7 +839,7 @@ void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char
                 err_raise(ERRCODE_DATA_CORRUPTED, "invalid record in file \"%s\"", wal_path);
             char path[4200];
             key_path(path, sizeof path, r->gen, t->oid, r->part);
-            r->reader = run_open_for_lookups(path);
+            key_run_open(r, path);
             const RunSchema *s = run_schema(r->reader);
             bool ok = s->ncols == t->npkey && s->nkeys == t->npkey;
             for (int k = 0; ok && k < t->npkey; k++)
@@ -739,7 +854,7 @@ void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char
     } else {
         for (uint32_t i = 0; i < n; i++)
             if (runs[i].reader)
-                run_close(runs[i].reader);
+                key_run_close(&runs[i]);
         free(runs);
         err_rethrow();
     }

@@ -131,6 +131,7 @@ typedef struct StorePkEntry {
  * checkpoint/<gen>.<oid>.<part>.keys. */
 typedef struct StoreKeyRun {
     struct RunReader *reader;
+    struct KeyGroup *_Atomic *groups;  /* decoded groups kept for lookups (keyruns.c) */
     uint64_t gen;
     uint32_t part;     /* 0: a compaction of older key runs; 1: rows flushed by checkpoint gen */
     uint64_t first, end;
@@ -642,6 +643,9 @@ bool store__col_held(const StoreTable *t, int c, uint64_t g);
 /* The newest row holding key (npkey values) in t's key runs, newest run
  * first (key range, bloom filter, binary search). Under pk_lock, shared. */
 bool store__keys_find(const StoreTable *t, const Value *key, uint64_t *row);
+/* Bytes of decoded key groups kept for lookups, all key runs together
+ * (64 MB; tests lower it). */
+extern size_t store__key_cache_limit;
 /* Close and forget t's key runs (files stay: the last checkpoint may name
  * them; the next removes them). Under pk_lock exclusively, or no sharer. */
 void store__keys_drop(StorePkIndex *pk);

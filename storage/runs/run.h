@@ -138,6 +138,10 @@ void run_group_zone(const RunReader *r, uint32_t g, int col, RunZone *out);
 /* Bloom filter probe: false means the key is certainly absent. key: nkeys
  * values of the key columns' types. */
 bool run_bloom_maybe(const RunReader *r, const Value *key);
+/* The group that may hold key (key range, group key ranges, its bloom
+ * filter), or -1: the first step of run_lookup, for callers that keep
+ * decoded groups of their own (storage/keyruns.c). */
+int64_t run_find_group(const RunReader *r, const Value *key);
 
 /* A decoded column chunk: all rows of one group of one column. */
 typedef struct RunChunk {

@@ -578,6 +578,12 @@ bool run_bloom_maybe(const RunReader *r, const Value *key)
     return g >= 0 && bloom_group(r, (uint32_t)g, key);
 }
 
+int64_t run_find_group(const RunReader *r, const Value *key)
+{
+    int64_t g = find_group(r, key);
+    return g >= 0 && bloom_group(r, (uint32_t)g, key) ? g : -1;
+}
+
 /* First row of group g whose key is >= key (in decoded key chunks). */
 static uint32_t lower_bound(const RunReader *r, RunChunk *kc, uint32_t n, const Value *key)
 {

@@ -23,6 +23,7 @@
 #include "common/vector.h"
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
+#include "storage/runs/run.h"
 
 #define STORAGE_FIXTURE_TAG "keyruns"
 #include "storage_fixture.h"
@@ -359,6 +360,29 @@ Test(keyruns, key_columns_leave_memory)
     check_key(t, 1234, 5);
     check_key(t, 9999, 0);
     insert_dup(t, 77);
+}
+
+Test(keyruns, lookups_past_the_decoded_group_budget)
+{
+    StoreTable *t = make_t("t");
+    insert_keys(t, 0, 30000);
+    checkpoint_ok();
+    size_t limit = store__key_cache_limit;
+    store__key_cache_limit = 0;  /* every group decoded per lookup, none kept */
+    for (int64_t k = 0; k < 30000; k += 37)
+        check_key(t, k, 0);
+    insert_dup(t, 29999);
+    for (int i = 0; i < t->pk.nruns; i++)
+        for (uint32_t g = 0; g < run_group_count(t->pk.runs[i].reader); g++)
+            cr_assert_null(atomic_load(&t->pk.runs[i].groups[g]), "nothing kept past the budget");
+    store__key_cache_limit = limit;
+    for (int64_t k = 5; k < 30000; k += 41)
+        check_key(t, k, 0);
+    int kept = 0;
+    for (int i = 0; i < t->pk.nruns; i++)
+        for (uint32_t g = 0; g < run_group_count(t->pk.runs[i].reader); g++)
+            kept += atomic_load(&t->pk.runs[i].groups[g]) != NULL;
+    cr_assert_gt(kept, 0, "groups kept decoded within the budget");
 }
 
 Test(keyruns, numeric_keys_stay_in_the_hash)
