@@ -149,6 +149,26 @@ void store__pk_free(StorePkIndex *pk)
     atomic_store_explicit(&pk->pending, false, memory_order_release);
 }
 
+/* pk's entries of rows >= above (slot value row + 1 > above; 0: every
+ * entry) rehashed into slots (cap of them, zeroed), which become pk's. */
+static void pk_move_to(StorePkIndex *pk, StorePkEntry *slots, uint64_t cap, uint64_t above)
+{
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < pk->cap; i++) {
+        if (pk->slots[i].row <= above)
+            continue;  /* empty, or (prune) a row whose key a run holds */
+        uint64_t j = pk->slots[i].hash & (cap - 1);
+        while (slots[j].row)
+            j = (j + 1) & (cap - 1);
+        slots[j] = pk->slots[i];
+        count++;
+    }
+    free(pk->slots);
+    pk->slots = slots;
+    pk->cap = cap;
+    pk->count = count;
+}
+
 void store__pk_reserve(StorePkIndex *pk, uint64_t extra)
 {
     if (store_g.replaying && atomic_load_explicit(&pk->pending, memory_order_relaxed))
@@ -159,18 +179,7 @@ void store__pk_reserve(StorePkIndex *pk, uint64_t extra)
     uint64_t cap = pk->cap ? pk->cap : 1024;
     while (need * 2 > cap)
         cap *= 2;
-    StorePkEntry *slots = store__calloc(cap, sizeof *slots);
-    for (uint64_t i = 0; i < pk->cap; i++) {
-        if (!pk->slots[i].row)
-            continue;
-        uint64_t j = pk->slots[i].hash & (cap - 1);
-        while (slots[j].row)
-            j = (j + 1) & (cap - 1);
-        slots[j] = pk->slots[i];
-    }
-    free(pk->slots);
-    pk->slots = slots;
-    pk->cap = cap;
+    pk_move_to(pk, store__calloc(cap, sizeof(StorePkEntry)), cap, 0);
 }
 
 void store__pk_defer(StoreTable *t)
@@ -668,17 +677,6 @@ bool store__pk_prune_below(StoreTable *t, uint64_t end)
     StorePkEntry *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return false;
-    for (uint64_t i = 0; i < pk->cap; i++) {
-        if (pk->slots[i].row <= end)
-            continue;  /* empty, or a row whose key a run holds */
-        uint64_t j = pk->slots[i].hash & (cap - 1);
-        while (slots[j].row)
-            j = (j + 1) & (cap - 1);
-        slots[j] = pk->slots[i];
-    }
-    free(pk->slots);
-    pk->slots = slots;
-    pk->cap = cap;
-    pk->count = keep;
+    pk_move_to(pk, slots, cap, end);
     return true;
 }
