@@ -139,6 +139,13 @@ _Noreturn void err_rethrow(void)
     longjmp(jmp->buf, 1);
 }
 
+_Noreturn void err_throw_saved(const ErrorData *saved)
+{
+    ErrorData *e = err_begin(saved->sqlstate);
+    *e = *saved;
+    err_throw();
+}
+
 _Noreturn void err_throw(void)
 {
     err_rethrow();

@@ -101,6 +101,9 @@ void err_hint(ErrorData *e, const char *fmt, ...) __attribute__((format(printf, 
 _Noreturn void err_throw(void);
 /* Re-raise the current error to the next handler (after cleanup). */
 _Noreturn void err_rethrow(void);
+/* Raise a copy of an error caught elsewhere (another thread's, saved with
+ * *err_current() before err_clear) in this thread. */
+_Noreturn void err_throw_saved(const ErrorData *saved);
 
 /* The common cases. */
 _Noreturn void err_raise(const char *sqlstate, const char *fmt, ...)

@@ -526,13 +526,6 @@ static void permute_column(ExecCopyCluster *cc, int j, const uint32_t *perm)
 }
 
 /* Copy *err_current() and raise it again (lookups in between may end it). */
-static _Noreturn void raise_saved(const ErrorData *saved)
-{
-    ErrorData *e = err_begin(saved->sqlstate);
-    *e = *saved;
-    err_throw();
-}
-
 /* The sorted append raised: for a 23505, raise it for the first row in
  * file order whose key the table held before the segment. The chunks are
  * in sorted order now: file row p sits at sorted position inv[p]. */
@@ -541,7 +534,7 @@ static _Noreturn void sorted_append_failed(ExecCopyCluster *cc, StoreTxn *txn, c
 {
     ErrorData saved = *err_current();
     if (strcmp(saved.sqlstate, ERRCODE_UNIQUE_VIOLATION) != 0)
-        raise_saved(&saved);
+        err_throw_saved(&saved);
     uint64_t base = store_table_row_count(cc->t, txn) - cc->appended;
     uint32_t *inv = MEM_NEW_ARRAY(cc->seg, uint32_t, cc->nrows);
     for (uint32_t i = 0; i < cc->nrows; i++)
@@ -563,7 +556,7 @@ static _Noreturn void sorted_append_failed(ExecCopyCluster *cc, StoreTxn *txn, c
             break;
         }
     }
-    raise_saved(&saved);
+    err_throw_saved(&saved);
 }
 
 static void append_sorted(ExecCopyCluster *cc, StoreTxn *txn, const uint32_t *perm, uint64_t *err_line)
@@ -666,5 +659,5 @@ void exec__copy_load_batch(StoreTable *t, StoreTxn *txn, const Batch *b, const u
     int64_t r = failing_row(t, txn, b, saved.sqlstate);
     if (r >= 0)
         *err_line = lines[r];
-    raise_saved(&saved);
+    err_throw_saved(&saved);
 }

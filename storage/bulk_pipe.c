@@ -140,13 +140,6 @@ StoreBulkPipe *store__bulk_pipe_start(RunWriter *w)
 }
 
 /* Raise a copy of the worker's error in the calling thread. */
-static _Noreturn void raise_saved(const ErrorData *saved)
-{
-    ErrorData *e = err_begin(saved->sqlstate);
-    *e = *saved;
-    err_throw();
-}
-
 void store__bulk_pipe_put(StoreBulkPipe *p, StoreBulkJob *j)
 {
     pthread_mutex_lock(&p->mu);
@@ -156,7 +149,7 @@ void store__bulk_pipe_put(StoreBulkPipe *p, StoreBulkJob *j)
         ErrorData saved = p->err;
         pthread_mutex_unlock(&p->mu);
         store__bulk_job_free(j);
-        raise_saved(&saved);
+        err_throw_saved(&saved);
     }
     j->next = NULL;
     if (p->tail)
@@ -193,7 +186,7 @@ void store__bulk_pipe_finish(StoreBulkPipe *p)
 {
     ErrorData saved;
     if (pipe_end(p, false, &saved))
-        raise_saved(&saved);
+        err_throw_saved(&saved);
 }
 
 void store__bulk_pipe_stop(StoreBulkPipe *p)

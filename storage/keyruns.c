@@ -504,13 +504,6 @@ static void *part_main(void *arg)
     return NULL;
 }
 
-static _Noreturn void raise_saved(const ErrorData *saved)
-{
-    ErrorData *e = err_begin(saved->sqlstate);
-    *e = *saved;
-    err_throw();
-}
-
 /* Write the keys of rows [first, end) as key runs <gen>.<oid>.1.keys and,
  * past 64K rows, <gen>.<oid>.2.keys: the sorted keys split in two halves
  * (at a key boundary) written on two threads (the run writer's encoding,
@@ -549,7 +542,7 @@ static int write_fresh(const StoreTable *t, uint64_t gen, uint64_t first, uint64
             part_main(&parts[1]);
         for (int i = 0; i < nparts; i++)
             if (parts[i].failed)
-                raise_saved(&parts[i].err);
+                err_throw_saved(&parts[i].err);
         err_pop(&jmp);
     } else {
         free(ks.rows);

@@ -73,13 +73,6 @@ typedef struct LoadHelper {
     MemArena *arena;         /* the helper's decoded chunks, reset by the loader */
 } LoadHelper;
 
-static _Noreturn void raise_saved(const ErrorData *saved)
-{
-    ErrorData *e = err_begin(saved->sqlstate);
-    *e = *saved;
-    err_throw();
-}
-
 /* Decode columns of j until none is left, filling the cold groups. */
 static void job_work(LoadJob *j, MemArena *arena)
 {
@@ -199,9 +192,9 @@ static void job_run(LoadHelper *h, LoadJob *j, MemArena *arena)
         pthread_mutex_unlock(&h->mu);
     }
     if (!ok)
-        raise_saved(&mine);
+        err_throw_saved(&mine);
     if (failed)
-        raise_saved(&theirs);
+        err_throw_saved(&theirs);
 }
 
 typedef struct Loader {
