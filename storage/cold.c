@@ -672,6 +672,44 @@ void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols)
     free(ptrs);
 }
 
+void store__run_freeze_keys(StoreTable *t, uint64_t from, uint64_t to)
+{
+    StoreRunRef *cur = store__run_acquire(t);
+    if (!cur)
+        return;  /* the table's data is gone */
+    void **ptrs = NULL;
+    size_t n = 0, cap = 0;
+    pthread_mutex_lock(&t->freeze_mu);
+    for (uint64_t g = from / STORE_GROUP_ROWS; g < to / STORE_GROUP_ROWS; g++) {
+        StoreRowGroup *grp = store__group(t, g);
+        for (int k = 0; k < t->npkey; k++) {
+            int c = t->pkey[k];
+            void *d = grp->chunks[c].data;
+            if (!d || !col_freezable(t, c, g) || !ref_covers(cur, c, g * STORE_GROUP_ROWS))
+                continue;
+            if (n == cap) {
+                size_t ncap = cap ? cap * 2 : 256;
+                void **p = realloc(ptrs, ncap * sizeof *p);
+                if (!p)
+                    goto out;  /* the rest stay in memory, as before */
+                ptrs = p;
+                cap = ncap;
+            }
+            ptrs[n++] = d;
+            __atomic_store_n(&grp->chunks[c].data, NULL, __ATOMIC_RELEASE);
+        }
+    }
+out:
+    pthread_mutex_unlock(&t->freeze_mu);
+    store__run_release(t, cur);
+    /* Readers that loaded an array hold cur or an older ref: retired onto
+     * it, the arrays outlive them. */
+    if (n)
+        store__run_retire(t, ptrs, n);
+    else
+        free(ptrs);
+}
+
 /* n bytes of t's key chain; frees `owned` when that raises. */
 __attribute__((noinline)) static char *heap_alloc_or_free(StoreTable *t, size_t n, void *owned)
 {

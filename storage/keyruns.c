@@ -833,10 +833,10 @@ bool store__keys_names(const StoreKeysPlan *p, uint64_t gen, uint32_t part)
     return false;
 }
 
-void store__keys_install(StoreTable *t, StoreKeysPlan *p)
+bool store__keys_install(StoreTable *t, StoreKeysPlan *p)
 {
     if (!p)
-        return;
+        return false;
     StoreKeyRun *runs = malloc(sizeof *runs * (size_t)(p->nkept + p->nmade + 1));
     pthread_rwlock_wrlock(&t->pk_lock);
     bool same = runs && !t->data_freed && t->pk.runs_epoch == p->epoch && t->npkey == p->npkey &&
@@ -858,6 +858,7 @@ void store__keys_install(StoreTable *t, StoreKeysPlan *p)
     }
     pthread_rwlock_unlock(&t->pk_lock);
     free(runs);
+    return p->installed;
 }
 
 /* ---- recovery ---- */

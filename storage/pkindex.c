@@ -149,12 +149,19 @@ void store__pk_free(StorePkIndex *pk)
     atomic_store_explicit(&pk->pending, false, memory_order_release);
 }
 
+/* Keys ahead of a probe or a move whose slot is prefetched: a big index
+ * misses the cache on every probe (10M keys: 512 MB of slots); issued
+ * ahead, the misses overlap. */
+#define PK_PREFETCH 16
+
 /* pk's entries of rows >= above (slot value row + 1 > above; 0: every
  * entry) rehashed into slots (cap of them, zeroed), which become pk's. */
 static void pk_move_to(StorePkIndex *pk, StorePkEntry *slots, uint64_t cap, uint64_t above)
 {
     uint64_t count = 0;
     for (uint64_t i = 0; i < pk->cap; i++) {
+        if (i + PK_PREFETCH < pk->cap)
+            __builtin_prefetch(&slots[pk->slots[i + PK_PREFETCH].hash & (cap - 1)], 1);
         if (pk->slots[i].row <= above)
             continue;  /* empty, or (prune) a row whose key a run holds */
         uint64_t j = pk->slots[i].hash & (cap - 1);
@@ -287,7 +294,6 @@ static void pk_huge_pages(StorePkIndex *pk)
  * at a time and prefetches slots PK_PREFETCH keys ahead: the probes are
  * random reads of a table far larger than the caches (10M keys: 512 MB),
  * one miss each; issued ahead they overlap (README.md "Start-up time"). */
-#define PK_PREFETCH 16
 static void pk_build_deferred(StoreTable *t)
 {
     PkSrc s = {t, NULL, 0};
@@ -499,9 +505,17 @@ bool store__pk_insert_batch(StoreTable *t, const Batch *b, uint64_t base, uint32
     uint64_t mask = pk->cap - 1;
     uint64_t *moved = NULL;  /* (slot index, old row + 1) pairs, undone on error */
     uint32_t nmoved = 0;
+    /* Hashes first, then each probe with the slot PK_PREFETCH rows ahead
+     * already on its way. */
+    uint64_t hashes[VEC_CAPACITY];
+    ERR_ASSERT(limit <= VEC_CAPACITY);
+    for (uint32_t i = 0; i < limit; i++)
+        hashes[i] = pk_hash(&s, base + i);
     for (uint32_t i = 0; i < limit; i++) {
+        if (i + PK_PREFETCH < limit)
+            __builtin_prefetch(&pk->slots[hashes[i + PK_PREFETCH] & mask], 1);
         uint64_t row = base + i;
-        uint64_t h = pk_hash(&s, row);
+        uint64_t h = hashes[i];
         uint64_t j = h & mask;
         bool in_hash = false;
         uint64_t other = 0;

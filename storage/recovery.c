@@ -1056,6 +1056,8 @@ static void remove_before(const Ckpt *c)
     }
 }
 
+static void install_run(const Ckpt *c, const CkptTable *ct);
+
 /* After `control` names the checkpoint: each run written becomes its
  * table's run and the covered chunks go cold (cold.c). A failure leaves
  * that table in memory, as before. */
@@ -1063,21 +1065,33 @@ static void ckpt_install_runs(Ckpt *c)
 {
     for (int i = 0; i < c->n; i++) {
         const CkptTable *ct = &c->tables[i];
-        store__keys_install(ct->t, ct->keys);  /* the key's runs (keyruns.c) */
-        if (!ct->wrote)
-            continue;
-        char path[4200];
-        snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
-                 (unsigned long long)c->gen, ct->t->oid);
-        ErrJmp jmp;
-        if (ERR_TRY(jmp)) {
-            store__run_install(ct->t, path, c->gen, ct->first, ct->rows, ct->ncols);
-            err_pop(&jmp);
-        } else {
-            fprintf(stderr, "WARNING:  could not read run \"%s\" back: %s\n", path,
-                    err_current()->message);
-            err_clear();
-        }
+        /* runs_end changes only here (checkpoints are serialized) and
+         * where checkpoints are excluded (TRUNCATE, ADD PRIMARY KEY). */
+        uint64_t keys_from = ct->t->pk.runs_end;
+        bool keys_in = store__keys_install(ct->t, ct->keys);  /* the key's runs (keyruns.c) */
+        if (ct->wrote)
+            install_run(c, ct);
+        /* Then the key columns of groups whose data runs came earlier
+         * (bulk loads' runs, installed at their COMMIT). */
+        if (keys_in)
+            store__run_freeze_keys(ct->t, keys_from, ct->t->pk.runs_end);
+    }
+}
+
+/* The run the checkpoint wrote for ct's rows becomes its table's. */
+static void install_run(const Ckpt *c, const CkptTable *ct)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/checkpoint/%llu.%u.run", store_g.data_dir,
+             (unsigned long long)c->gen, ct->t->oid);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        store__run_install(ct->t, path, c->gen, ct->first, ct->rows, ct->ncols);
+        err_pop(&jmp);
+    } else {
+        fprintf(stderr, "WARNING:  could not read run \"%s\" back: %s\n", path,
+                err_current()->message);
+        err_clear();
     }
 }
 

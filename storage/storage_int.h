@@ -657,7 +657,8 @@ typedef struct StoreKeysPlan StoreKeysPlan;
 StoreKeysPlan *store__keys_flush(StoreTable *t, uint64_t gen, uint64_t rows);
 void store__keys_record(StoreTxn *buf, const StoreTable *t, const StoreKeysPlan *p);
 bool store__keys_names(const StoreKeysPlan *p, uint64_t gen, uint32_t part);
-void store__keys_install(StoreTable *t, StoreKeysPlan *p);  /* p stays the caller's */
+/* p stays the caller's; true when its runs became t's (t->pk.runs_end moved). */
+bool store__keys_install(StoreTable *t, StoreKeysPlan *p);
 void store__keys_plan_free(StoreKeysPlan *p);
 /* Recovery: the TABLE_KEYS record of a checkpoint (payload after the oid). */
 void store__keys_recover(StoreTable *t, const uint8_t *p, size_t len, const char *wal_path);
@@ -1034,6 +1035,11 @@ void store__run_release_locked(StoreRunRef *r);
 void store__run_thaw_rows(StoreTable *t, uint64_t from, uint64_t to);
 /* Recovery: free the non-key data of groups inside [from, to) at once. */
 void store__run_freeze_now(StoreTable *t, uint64_t from, uint64_t to, int ncols);
+/* Checkpoint, after its key runs came to cover [from, to): the key columns
+ * of the groups inside it that a data run already serves (a bulk load's,
+ * installed at its COMMIT while the keys were still in the hash) leave
+ * memory, retired as a freeze's arrays are. */
+void store__run_freeze_keys(StoreTable *t, uint64_t from, uint64_t to);
 /* Give freed pages back to the OS (glibc keeps them otherwise). */
 void store__run_trim(void);
 /* Reload cold chunks of columns cols[0..n) (ADD PRIMARY KEY); caller holds

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <lz4.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -218,31 +219,100 @@ static void check_order(const RunWriter *w, uint32_t row)
         err_raise(ERRCODE_INTERNAL_ERROR, "run \"%s\": rows appended out of key order", w->path);
 }
 
-static void copy_column(RunWriter *w, int c, const Vector *v, const Batch *b)
+/* check_order for rows [from, from + n); a single bigint key (a table
+ * run's row number) in one typed loop. */
+static void check_batch_order(const RunWriter *w, uint32_t from, uint32_t n)
 {
-    ColBuf *cb = &w->cols[c];
-    size_t width = phys_size(w->phys[c]);
+    int c = w->schema.key_cols[0];
+    if (w->schema.nkeys != 1 || w->phys[c] != PHYS_I64 || (from == 0 && !w->have_last)) {
+        for (uint32_t i = 0; i < n; i++)
+            check_order(w, from + i);
+        return;
+    }
+    const int64_t *key = (const int64_t *)(const void *)w->cols[c].values;
+    const uint64_t *ver = (const uint64_t *)(const void *)w->cols[w->schema.ncols].values;
+    int64_t prev = from > 0 ? key[from - 1] : w->last_key[0].u.i64;
+    uint64_t prev_version = from > 0 ? ver[from - 1] : w->last_version;
+    bool bad = false;
+    for (uint32_t i = from; i < from + n; i++) {
+        bad |= key[i] < prev || (key[i] == prev && ver[i] > prev_version);
+        prev = key[i];
+        prev_version = ver[i];
+    }
+    if (bad)
+        err_raise(ERRCODE_INTERNAL_ERROR, "run \"%s\": rows appended out of key order", w->path);
+}
+
+/* Validity bits of rows [w->n, w->n + count) from v; NULLs counted. */
+static void copy_validity(RunWriter *w, ColBuf *cb, const Vector *v, const Batch *b)
+{
+    bool all_valid = v->validity == NULL || (v->is_const && vec_is_valid(v, 0));
     for (uint32_t i = 0; i < b->count; i++) {
-        uint32_t src = v->is_const ? 0 : batch_row(b, i), dst = w->n + i;
-        bool valid = vec_is_valid(v, src);
+        uint32_t dst = w->n + i;
         uint64_t bit = 1ull << (dst & 63);
-        if (valid) {
+        if (all_valid || vec_is_valid(v, batch_row(b, i))) {
             cb->validity[dst >> 6] |= bit;
         } else {
             cb->validity[dst >> 6] &= ~bit;
             cb->nulls++;
         }
-        if (w->phys[c] == PHYS_STR) {
-            StrRef s = valid ? ((const StrRef *)v->data)[src] : (StrRef){"", 0};
-            char *p = mem_alloc(w->str_arena[w->cur], s.len);
-            memcpy(p, s.ptr, s.len);
-            ((StrRef *)cb->values)[dst] = (StrRef){p, s.len};
-        } else if (valid) {
-            memcpy(cb->values + dst * width, (const uint8_t *)v->data + src * width, width);
-        } else {
-            memset(cb->values + dst * width, 0, width);
-        }
     }
+}
+
+/* Strings of the batch into one block of the current string arena (a
+ * NULL is the empty string). */
+static void copy_strings(RunWriter *w, ColBuf *cb, const Vector *v, const Batch *b)
+{
+    const StrRef *src = v->data;
+    StrRef *dst = (StrRef *)cb->values + w->n;
+    size_t total = 0;
+    for (uint32_t i = 0; i < b->count; i++) {
+        uint32_t r = v->is_const ? 0 : batch_row(b, i);
+        total += vec_is_valid(v, r) ? src[r].len : 0;
+    }
+    char *p = total ? mem_alloc(w->str_arena[w->cur], total) : NULL;
+    for (uint32_t i = 0; i < b->count; i++) {
+        uint32_t r = v->is_const ? 0 : batch_row(b, i);
+        uint32_t len = vec_is_valid(v, r) ? src[r].len : 0;
+        if (len == 0) {
+            dst[i] = (StrRef){"", 0};
+            continue;
+        }
+        memcpy(p, src[r].ptr, len);
+        dst[i] = (StrRef){p, len};
+        p += len;
+    }
+}
+
+/* Fixed-width values: one copy when the rows are contiguous; a NULL's
+ * value is zero (encodings and zone maps never see garbage). */
+static void copy_fixed(RunWriter *w, int c, const Vector *v, const Batch *b)
+{
+    ColBuf *cb = &w->cols[c];
+    size_t width = phys_size(w->phys[c]);
+    uint8_t *dst = cb->values + (size_t)w->n * width;
+    const uint8_t *src = v->data;
+    if (!v->is_const && !b->sel) {
+        memcpy(dst, src, (size_t)b->count * width);
+    } else {
+        for (uint32_t i = 0; i < b->count; i++)
+            memcpy(dst + i * width, src + (size_t)(v->is_const ? 0 : batch_row(b, i)) * width, width);
+    }
+    if (v->validity == NULL)
+        return;
+    for (uint32_t i = 0; i < b->count; i++)
+        if (!vec_is_valid(v, v->is_const ? 0 : batch_row(b, i)))
+            memset(dst + i * width, 0, width);
+}
+
+static void copy_column(RunWriter *w, int c, const Vector *v, const Batch *b)
+{
+    ColBuf *cb = &w->cols[c];
+    copy_validity(w, cb, v, b);
+    if (w->phys[c] == PHYS_STR)
+        copy_strings(w, cb, v, b);
+    else
+        copy_fixed(w, c, v, b);
 }
 
 static void flush_group(RunWriter *w, uint32_t rows);
@@ -267,8 +337,7 @@ void run_writer_append(RunWriter *w, const Batch *batch, const uint64_t *version
     for (int k = 0; k < w->schema.nkeys; k++)
         if (w->cols[w->schema.key_cols[k]].nulls)
             err_raise(ERRCODE_INTERNAL_ERROR, "run \"%s\": NULL in a key column", w->path);
-    for (uint32_t i = 0; i < batch->count; i++)
-        check_order(w, w->n + i);
+    check_batch_order(w, w->n, batch->count);
     w->n += batch->count;
     while (w->n >= w->group_rows) {
         uint32_t cut = w->group_rows;
@@ -354,27 +423,86 @@ static uint32_t write_block(RunWriter *w, bool compress, uint8_t enc, uint8_t fl
     return RUN_BLOCK_HEAD + stored_len + RUN_BLOCK_CRC;
 }
 
+/* The rows holding the least and the greatest value among the valid rows
+ * [0, rows) of a chunk (the first of equal ones), as run__cmp_elem orders
+ * them; false when every row is NULL. One typed loop per physical type:
+ * this runs for every value a run stores, so no call per value. */
+#define ZONE_LESS_INT(a, b) ((a) < (b))
+#define ZONE_LESS_FLOAT(a, b) (!isnan(a) && (isnan(b) || (a) < (b)))  /* NaN sorts last */
+#define DEFINE_ZONE_RANGE(name, T, LESS)                                                        \
+    static bool name(const void *values, const uint64_t *validity, uint32_t rows, int64_t *mn, \
+                     int64_t *mx)                                                              \
+    {                                                                                          \
+        const T *v = values;                                                                   \
+        uint32_t lo = 0, hi = 0, i = 0;                                                        \
+        if (validity)                                                                          \
+            while (i < rows && !((validity[i >> 6] >> (i & 63)) & 1))                          \
+                i++;                                                                           \
+        if (i == rows)                                                                         \
+            return false;                                                                      \
+        lo = hi = i;                                                                           \
+        for (; i < rows; i++) {                                                                \
+            if (validity && !((validity[i >> 6] >> (i & 63)) & 1))                             \
+                continue;                                                                      \
+            lo = LESS(v[i], v[lo]) ? i : lo;                                                   \
+            hi = LESS(v[hi], v[i]) ? i : hi;                                                   \
+        }                                                                                      \
+        *mn = lo;                                                                              \
+        *mx = hi;                                                                              \
+        return true;                                                                           \
+    }
+DEFINE_ZONE_RANGE(zone_range_u8, uint8_t, ZONE_LESS_INT)
+DEFINE_ZONE_RANGE(zone_range_i16, int16_t, ZONE_LESS_INT)
+DEFINE_ZONE_RANGE(zone_range_i32, int32_t, ZONE_LESS_INT)
+DEFINE_ZONE_RANGE(zone_range_i64, int64_t, ZONE_LESS_INT)
+DEFINE_ZONE_RANGE(zone_range_f32, float, ZONE_LESS_FLOAT)
+DEFINE_ZONE_RANGE(zone_range_f64, double, ZONE_LESS_FLOAT)
+
+/* Strings: no zone map when a value is longer than RUN_ZONE_STR_MAX. */
+static bool zone_range_str(const void *values, const uint64_t *validity, uint32_t rows,
+                           int64_t *mn, int64_t *mx)
+{
+    const StrRef *v = values;
+    int64_t lo = -1, hi = -1;
+    for (uint32_t i = 0; i < rows; i++) {
+        if (validity && !((validity[i >> 6] >> (i & 63)) & 1))
+            continue;
+        if (v[i].len > RUN_ZONE_STR_MAX)
+            return false;
+        if (lo < 0) {
+            lo = hi = i;
+            continue;
+        }
+        if (run__cmp_elem(PHYS_STR, v, i, v, (size_t)lo) < 0)
+            lo = i;
+        else if (run__cmp_elem(PHYS_STR, v, i, v, (size_t)hi) > 0)
+            hi = i;
+    }
+    *mn = lo;
+    *mx = hi;
+    return lo >= 0;
+}
+
 /* Zone map of rows [0, rows) of column c, appended to the group record. */
 static void put_zone(RunWriter *w, int c, uint32_t rows, uint32_t nulls)
 {
     const ColBuf *b = &w->cols[c];
     PhysType p = w->phys[c];
+    const uint64_t *validity = nulls ? b->validity : NULL;
     int64_t mn = -1, mx = -1;
-    for (uint32_t i = 0; i < rows; i++) {
-        if (!((b->validity[i >> 6] >> (i & 63)) & 1))
-            continue;
-        if (p == PHYS_STR && ((const StrRef *)b->values)[i].len > RUN_ZONE_STR_MAX) {
-            mn = -1;
-            break;
-        }
-        if (mn < 0 || run__cmp_elem(p, b->values, i, b->values, (size_t)mn) < 0)
-            mn = i;
-        if (mx < 0 || run__cmp_elem(p, b->values, i, b->values, (size_t)mx) > 0)
-            mx = i;
+    bool any = false;
+    switch (p) {
+    case PHYS_BOOL: any = zone_range_u8(b->values, validity, rows, &mn, &mx); break;
+    case PHYS_I16: any = zone_range_i16(b->values, validity, rows, &mn, &mx); break;
+    case PHYS_I32: any = zone_range_i32(b->values, validity, rows, &mn, &mx); break;
+    case PHYS_I64: any = zone_range_i64(b->values, validity, rows, &mn, &mx); break;
+    case PHYS_F32: any = zone_range_f32(b->values, validity, rows, &mn, &mx); break;
+    case PHYS_F64: any = zone_range_f64(b->values, validity, rows, &mn, &mx); break;
+    case PHYS_STR: any = zone_range_str(b->values, validity, rows, &mn, &mx); break;
     }
     put_u32(&w->groups, nulls);
-    put_u8(&w->groups, mn >= 0);
-    if (mn >= 0) {
+    put_u8(&w->groups, any);
+    if (any) {
         put_elem(&w->groups, p, b->values, (size_t)mn);
         put_elem(&w->groups, p, b->values, (size_t)mx);
     }

@@ -362,6 +362,40 @@ Test(keyruns, key_columns_leave_memory)
     insert_dup(t, 77);
 }
 
+/* A COPY's rows: their data run comes with the COMMIT, their keys stay in
+ * the hash until the next checkpoint's key runs hold them; then the key
+ * columns of the load's whole groups leave memory too. */
+Test(keyruns, bulk_loaded_key_columns_leave_memory)
+{
+    StoreTable *t = make_t("t");
+    insert_keys(t, 0, 1000);  /* the load starts mid-group */
+    StoreTxn *x = store_txn_begin();
+    store_txn_bulk_unread(x);
+    for (uint32_t done = 0; done < 100000; done += 2000) {
+        NO_ERROR(store_table_bulk_load(t, x, t_batch(1000 + done, 2000, 0)));
+        mem_arena_reset(arena);
+    }
+    NO_ERROR(store_txn_bulk_end(x));
+    store_txn_commit(x);
+    const uint64_t rows = 101000;
+    cr_assert_not_null(store__group(t, 10)->chunks[0].data, "the hash still reads the load's keys");
+    cr_assert_null(store__group(t, 10)->chunks[2].data, "the load's other columns left memory");
+    checkpoint_ok();
+    cr_assert_eq(t->pk.runs_end, rows);
+    check_keys_cold(t, rows);
+    for (int64_t k = 0; k < (int64_t)rows; k += 997)
+        check_key(t, k, 0);
+    insert_dup(t, 50000);
+    bump_key(t, 60000, 3);
+    check_key(t, 60000, 3);
+    restart();
+    t = table_t("t");
+    check_keys_cold(t, rows);
+    check_key(t, 60000, 3);
+    check_key(t, (int64_t)rows - 1, 0);
+    insert_dup(t, 100);
+}
+
 Test(keyruns, lookups_past_the_decoded_group_budget)
 {
     StoreTable *t = make_t("t");
