@@ -284,12 +284,15 @@ StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint
     uint64_t self = STORE_XMAX_MARK | x->id;
     uint64_t snap = store__txn_snapshot(x);
     for (;;) {
-        _Atomic uint64_t *xmax = store__xmax_of(t, row);
+        StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
+        if (store__group_frozen(g))
+            g = store__group_thaw(t, row / STORE_GROUP_ROWS);  /* shared stamps (vacuum.c) */
+        _Atomic uint64_t *xmax = &g->xmax[row % STORE_GROUP_ROWS];
         uint64_t xm = atomic_load(xmax);
         if (xm == 0) {
             if (!atomic_compare_exchange_strong(xmax, &xm, self))
                 continue;  /* someone claimed it meanwhile: look again */
-            atomic_fetch_add(&store__group(t, row / STORE_GROUP_ROWS)->ndead, 1);
+            atomic_fetch_add(&g->ndead, 1);
             if (newest)
                 *newest = row;
             return STORE_WRITE_OK;
@@ -320,6 +323,8 @@ void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t nex
 {
     store__undo_push(x, (StoreUndo){.kind = UNDO_DELETE, .table = t, .from = row});
     StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
+    if (store__group_frozen(g))
+        g = store__group_thaw(t, row / STORE_GROUP_ROWS);  /* not while replaying; for safety */
     atomic_store(&g->next[row % STORE_GROUP_ROWS], next_plus1);
     atomic_fetch_add(&g->ndead, 1);
     atomic_store(&g->xmax[row % STORE_GROUP_ROWS], STORE_XMAX_MARK | x->id);

@@ -320,7 +320,9 @@ struct StoreTable {
     StoreRunRef *run_cur;        /* under store_g.lock; never NULL while data is held */
     StoreRunRef *bulk_ref;       /* under store_g.lock: the writer's sealed, uncommitted bulk
                                   * runs (bulk.c), serving groups its loads left (cold.c) */
-    pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY) */
+    pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY, stamps: vacuum.c) */
+    void **stamps_thawed;        /* under freeze_mu: headers replaced by store__group_thaw, */
+    size_t nstamps_thawed, cap_stamps_thawed; /* freed with the table (readers may hold them) */
     atomic_bool vacuum_full;     /* VACUUM asked: next checkpoint rewrites all rows (vacuum.c) */
     /* Uncommitted TRUNCATE (truncate.c), under store_g.lock: its transaction
      * (other transactions' scans wait), the first row of the new generation
@@ -1129,6 +1131,19 @@ static inline bool store__xmax_dead(uint64_t xmax, uint64_t h)
 uint64_t store__vacuum_groups(StoreTable *t, uint64_t horizon);
 /* Whether group g's stamps were released (every row dead). */
 bool store__group_vacuumed(const StoreRowGroup *g);
+/* Recovery (no snapshot, no writer): the groups of t whose rows are all
+ * live and never updated share one all-zero stamp array ("frozen": xmin 0
+ * is at or below every snapshot, xmax 0, next 0). Returns their number. */
+uint64_t store__freeze_stamps(StoreTable *t);
+/* Whether group g's stamps are the shared frozen ones (never write them). */
+bool store__group_frozen(const StoreRowGroup *g);
+/* Group gno of t with stamps of its own: a frozen group gets a fresh header
+ * with zeroed stamps first (published; the frozen one stays readable until
+ * the table is freed). Every writer of a committed row's stamps comes here
+ * (store__row_claim, TRUNCATE). May raise 53200. */
+StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno);
+/* Free the headers store__group_thaw replaced (the table's data is going). */
+void store__stamps_thawed_free(StoreTable *t);
 
 /* ---- cold.c (vacuum) ---- */
 /* Free ptrs[0..n) (malloc'd; the array too) once no reader that may have

@@ -230,11 +230,14 @@ static void store_release_lock(void)
 }
 
 /* Recovery leaves no snapshot: every row deleted by a replayed commit is
- * dead; release the groups that hold only such rows (vacuum.c). */
+ * dead, every other one seen by all; release the groups that hold only
+ * dead rows and share one stamp array among those holding only live,
+ * never-updated ones (vacuum.c). */
 static void vacuum_recovered(StoreTable *t, void *arg)
 {
     (void)arg;
     store__vacuum_groups(t, atomic_load(&store_g.visible_seq));
+    store__freeze_stamps(t);
 }
 
 void store_open(const char *data_dir)
@@ -273,6 +276,7 @@ void store_open(const char *data_dir)
     if (ERR_TRY(jmp)) {
         store__recover();  /* checkpoint + WAL replay; torn tail truncated */
         store__table_visit(vacuum_recovered, NULL);
+        store__run_trim();  /* the freed stamps sit between live blocks: give the pages back */
         err_pop(&jmp);
         store__checkpointer_start();
     } else {

@@ -25,6 +25,19 @@
  *    loaded it has released its run ref (cold.c's retire mechanism; point
  *    lookups hold a ref for that reason).
  * Recovery releases the dead groups of every table (no snapshot exists).
+ *
+ * Frozen stamps. After recovery every row is committed and seen by every
+ * snapshot to come, so a group whose rows are all live and were never
+ * updated (xmax 0, next 0) needs no stamps of its own: its header points
+ * at one shared all-zero array (xmin 0, like a vacuumed group's, keeps
+ * store__visible_prefix right). At 24 B per row that is most of what a
+ * restarted table holds in memory once its columns are cold. A writer that
+ * claims such a row (store__row_claim) or a TRUNCATE first thaws the group
+ * (store__group_thaw, under freeze_mu): a fresh header with zeroed stamps
+ * replaces the frozen one, which stays allocated until the table is freed,
+ * since a reader may have loaded it (reading zeros from it is what it would
+ * have read a moment earlier). Groups are frozen only at the end of
+ * recovery: with no writer, no claim can race the swap.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -39,6 +52,9 @@ static const uint64_t dead_xmin[STORE_GROUP_ROWS];
 static uint64_t dead_xmax[STORE_GROUP_ROWS];
 static const uint64_t dead_next[STORE_GROUP_ROWS];
 static pthread_once_t dead_once = PTHREAD_ONCE_INIT;
+/* The shared stamps of frozen groups: xmin, xmax and next all zero (read
+ * only: writers thaw the group first). */
+static const uint64_t frozen_stamps[STORE_GROUP_ROWS];
 
 static void dead_init(void)
 {
@@ -209,4 +225,115 @@ void store_vacuum(StoreTable *t)
     }
     free(l.v);
     store__run_trim();
+}
+
+/* ---- frozen stamps ---- */
+
+bool store__group_frozen(const StoreRowGroup *g)
+{
+    return g->xmax == (_Atomic uint64_t *)frozen_stamps;
+}
+
+/* Whether every row of committed group g is live and was never updated. */
+static bool group_all_live(const StoreRowGroup *g)
+{
+    for (uint32_t i = 0; i < STORE_GROUP_ROWS; i++)
+        if (atomic_load_explicit(&g->xmax[i], memory_order_relaxed) != 0 ||
+            atomic_load_explicit(&g->next[i], memory_order_relaxed) != 0)
+            return false;
+    return true;
+}
+
+/* A copy of g's header and chunk descriptors; with stamps of its own
+ * (zeroed, in the same allocation, as table.c's groups) or the frozen ones. */
+static StoreRowGroup *header_copy(const StoreTable *t, const StoreRowGroup *g, bool own_stamps)
+{
+    size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
+    header = (header + 63) & ~(size_t)63;
+    size_t stamps = own_stamps ? 3 * sizeof(uint64_t) * STORE_GROUP_ROWS : 0;
+    char *mem = aligned_alloc(64, header + stamps);
+    if (!mem)
+        return NULL;
+    memset(mem, 0, header + stamps);
+    StoreRowGroup *n = (StoreRowGroup *)mem;
+    n->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
+    memcpy(n->chunks, g->chunks, (size_t)t->cap_cols * sizeof(StoreChunk));
+    n->ncols_inline = g->ncols_inline;
+    atomic_init(&n->ndead, 0);
+    atomic_init(&n->zone_loose, atomic_load(&g->zone_loose));
+    if (own_stamps) {
+        n->xmin = (uint64_t *)(mem + header);
+        n->xmax = (_Atomic uint64_t *)(mem + header + sizeof(uint64_t) * STORE_GROUP_ROWS);
+        n->next = (_Atomic uint64_t *)(mem + header + 2 * sizeof(uint64_t) * STORE_GROUP_ROWS);
+    } else {
+        n->xmin = (uint64_t *)frozen_stamps;
+        n->xmax = (_Atomic uint64_t *)frozen_stamps;
+        n->next = (_Atomic uint64_t *)frozen_stamps;
+    }
+    return n;
+}
+
+static void dir_set(StoreTable *t, uint64_t gno, StoreRowGroup *g)
+{
+    StoreRowGroup **seg = t->dir[gno / STORE_DIR_SEG];
+    __atomic_store_n(&seg[gno % STORE_DIR_SEG], g, __ATOMIC_RELEASE);
+}
+
+uint64_t store__freeze_stamps(StoreTable *t)
+{
+    if (!t->dir || t->temp || t->is_shadow)
+        return 0;
+    uint64_t ngroups = atomic_load(&t->committed) / STORE_GROUP_ROWS, n = 0;
+    pthread_mutex_lock(&t->freeze_mu);
+    for (uint64_t g = 0; g < ngroups; g++) {
+        StoreRowGroup *grp = store__group(t, g);
+        if (store__group_vacuumed(grp) || store__group_frozen(grp) || !group_all_live(grp))
+            continue;
+        StoreRowGroup *frozen = header_copy(t, grp, false);
+        if (!frozen)
+            break;  /* the rest keep their stamps */
+        dir_set(t, g, frozen);
+        free(grp);  /* recovery: nobody holds it (the chunk arrays moved to the copy) */
+        n++;
+    }
+    pthread_mutex_unlock(&t->freeze_mu);
+    return n;
+}
+
+StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno)
+{
+    pthread_mutex_lock(&t->freeze_mu);
+    StoreRowGroup *g = store__group(t, gno);
+    if (!store__group_frozen(g)) {
+        pthread_mutex_unlock(&t->freeze_mu);
+        return g;  /* another writer thawed it first */
+    }
+    if (t->nstamps_thawed == t->cap_stamps_thawed) {
+        size_t cap = t->cap_stamps_thawed ? 2 * t->cap_stamps_thawed : 64;
+        void **p = realloc(t->stamps_thawed, cap * sizeof *p);
+        if (!p) {
+            pthread_mutex_unlock(&t->freeze_mu);
+            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+        }
+        t->stamps_thawed = p;
+        t->cap_stamps_thawed = cap;
+    }
+    StoreRowGroup *n = header_copy(t, g, true);
+    if (!n) {
+        pthread_mutex_unlock(&t->freeze_mu);
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    }
+    t->stamps_thawed[t->nstamps_thawed++] = g;
+    dir_set(t, gno, n);
+    pthread_mutex_unlock(&t->freeze_mu);
+    return n;
+}
+
+void store__stamps_thawed_free(StoreTable *t)
+{
+    for (size_t i = 0; i < t->nstamps_thawed; i++)
+        free(t->stamps_thawed[i]);
+    free(t->stamps_thawed);
+    t->stamps_thawed = NULL;
+    t->nstamps_thawed = t->cap_stamps_thawed = 0;
 }

@@ -434,6 +434,113 @@ Test(vacuum, primary_key_lookups_and_reinserts_after_vacuum)
     cr_assert(!lookup(t, 1, &row));
 }
 
+/* ---- frozen stamps (vacuum.c): after a restart, groups of live,
+ * never-updated rows share one stamp array; a writer thaws its group. */
+
+static uint64_t frozen_groups(StoreTable *t)
+{
+    uint64_t n = 0, groups = atomic_load(&t->committed) / STORE_GROUP_ROWS;
+    for (uint64_t g = 0; g < groups; g++)
+        n += store__group_frozen(store__group(t, g));
+    return n;
+}
+
+__attribute__((noinline)) static StoreWriteResult update_one(StoreTable *t, StoreTxn *x, int64_t k,
+                                                            int64_t as)
+{
+    uint64_t newest = 0;
+    StoreWriteResult r = STORE_WRITE_GONE;
+    NO_ERROR(r = store_row_update(t, x, (uint64_t)k, make_batch(as, 1), 0, &newest));
+    return r;
+}
+
+__attribute__((noinline)) static void truncate_ok(StoreTable *t, StoreTxn *x)
+{
+    NO_ERROR(store_table_truncate(t, x));
+}
+
+/* Rows seen by a fresh snapshot, and the sum of their ids. */
+static uint64_t count_now(StoreTable *t, int64_t *sum)
+{
+    StoreTxn *x = store_txn_begin();
+    store_txn_statement_begin(x);
+    uint64_t n = scan_ok(t, x, sum);
+    store_txn_commit(x);
+    mem_arena_reset(arena);
+    return n;
+}
+
+Test(vacuum, frozen_stamps_thaw_for_writers)
+{
+    const uint64_t whole = ROWS / STORE_GROUP_ROWS;  /* 97 groups and a partial one */
+    const int64_t total = (int64_t)ROWS * (ROWS - 1) / 2;
+    StoreTable *t = make_table("z", 0);
+    load(t, 0, ROWS);
+    StoreTxn *x = store_txn_begin();
+    store_txn_statement_begin(x);
+    cr_assert_eq(delete_one(t, x, 5 * STORE_GROUP_ROWS + 7), STORE_WRITE_OK);
+    store_txn_commit(x);
+    checkpoint_ok();
+    cr_assert_eq(frozen_groups(t), 0, "frozen only by recovery");
+    restart();
+    t = store_table_lookup("public", "z");
+    cr_assert_eq(frozen_groups(t), whole - 1, "all but the group with a deleted row");
+    int64_t sum = 0;
+    cr_assert_eq(count_now(t, &sum), ROWS - 1);
+    cr_assert_eq(sum, total - (5 * STORE_GROUP_ROWS + 7));
+
+    /* A snapshot taken before a delete in a frozen group keeps the row. */
+    StoreTxn *rr = store_txn_begin();
+    store_txn_set_isolation(rr, STORE_REPEATABLE_READ);
+    store_txn_statement_begin(rr);
+    x = store_txn_begin();
+    store_txn_statement_begin(x);
+    cr_assert_eq(delete_one(t, x, 10), STORE_WRITE_OK);
+    cr_assert_eq(delete_one(t, x, 10), STORE_WRITE_GONE, "claimed in the thawed group");
+    cr_assert_eq(update_one(t, x, STORE_GROUP_ROWS + 3, 1000000), STORE_WRITE_OK);
+    store_txn_commit(x);
+    cr_assert_eq(frozen_groups(t), whole - 3);
+    cr_assert_eq(scan_ok(t, rr, &sum), ROWS - 1, "the snapshot before the writes");
+    cr_assert_eq(sum, total - (5 * STORE_GROUP_ROWS + 7));
+    mem_arena_reset(arena);
+    store_txn_commit(rr);
+    int64_t want = total - (5 * STORE_GROUP_ROWS + 7) - 10 - (STORE_GROUP_ROWS + 3) + 1000000;
+    cr_assert_eq(count_now(t, &sum), ROWS - 2);
+    cr_assert_eq(sum, want);
+
+    /* A rolled back delete leaves the group thawed, the row live. */
+    x = store_txn_begin();
+    store_txn_statement_begin(x);
+    cr_assert_eq(delete_one(t, x, 2 * STORE_GROUP_ROWS), STORE_WRITE_OK);
+    store_txn_rollback(x);
+    cr_assert_eq(frozen_groups(t), whole - 4);
+    cr_assert_eq(count_now(t, &sum), ROWS - 2);
+    cr_assert_eq(sum, want);
+
+    /* TRUNCATE thaws every group; its rollback gives every row back. */
+    x = store_txn_begin();
+    truncate_ok(t, x);
+    store_txn_rollback(x);
+    cr_assert_eq(frozen_groups(t), 0);
+    cr_assert_eq(count_now(t, &sum), ROWS - 2);
+    cr_assert_eq(sum, want);
+
+    /* Through a checkpoint and a restart: the untouched groups freeze again. */
+    checkpoint_ok();
+    restart();
+    t = store_table_lookup("public", "z");
+    cr_assert_eq(frozen_groups(t), whole - 3, "groups 0, 1 and 5 hold deleted rows");
+    cr_assert_eq(count_now(t, &sum), ROWS - 2);
+    cr_assert_eq(sum, want);
+    x = store_txn_begin();
+    truncate_ok(t, x);
+    store_txn_commit(x);
+    cr_assert_eq(count_now(t, &sum), 0);
+    restart();
+    t = store_table_lookup("public", "z");
+    cr_assert_eq(count_now(t, &sum), 0);
+}
+
 /* Not VACUUM, the other half of "big transactions cost memory": a
  * transaction's WAL records past STORE_WAL_SPILL_BYTES move to an unnamed
  * file, a ROLLBACK TO cuts back into it, COMMIT copies it to the log. */
