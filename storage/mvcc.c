@@ -286,12 +286,15 @@ StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint
     for (;;) {
         StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
         if (store__group_frozen(g))
-            g = store__group_thaw(t, row / STORE_GROUP_ROWS);  /* shared stamps (vacuum.c) */
-        _Atomic uint64_t *xmax = &g->xmax[row % STORE_GROUP_ROWS];
-        uint64_t xm = atomic_load(xmax);
+            store__group_thaw(t, row / STORE_GROUP_ROWS);  /* shared stamps (vacuum.c) */
+        _Atomic uint64_t *stamps = __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE);
+        uint32_t i = (uint32_t)(row % STORE_GROUP_ROWS);
+        uint64_t xm = atomic_load(&stamps[i]);
         if (xm == 0) {
-            if (!atomic_compare_exchange_strong(xmax, &xm, self))
+            if (!atomic_compare_exchange_strong(&stamps[i], &xm, self))
                 continue;  /* someone claimed it meanwhile: look again */
+            if (!store__group_claim_stands(t, g, stamps, i, self))
+                continue;  /* frozen under us (vacuum.c): again */
             atomic_fetch_add(&g->ndead, 1);
             if (newest)
                 *newest = row;
@@ -324,7 +327,7 @@ void store__replay_delete(StoreTable *t, StoreTxn *x, uint64_t row, uint64_t nex
     store__undo_push(x, (StoreUndo){.kind = UNDO_DELETE, .table = t, .from = row});
     StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
     if (store__group_frozen(g))
-        g = store__group_thaw(t, row / STORE_GROUP_ROWS);  /* not while replaying; for safety */
+        store__group_thaw(t, row / STORE_GROUP_ROWS);  /* recovery freezes after replay; to be safe */
     atomic_store(&g->next[row % STORE_GROUP_ROWS], next_plus1);
     atomic_fetch_add(&g->ndead, 1);
     atomic_store(&g->xmax[row % STORE_GROUP_ROWS], STORE_XMAX_MARK | x->id);

@@ -1075,6 +1075,8 @@ static void ckpt_install_runs(Ckpt *c)
          * (bulk loads' runs, installed at their COMMIT). */
         if (keys_in)
             store__run_freeze_keys(ct->t, keys_from, ct->t->pk.runs_end);
+        /* Groups every snapshot sees whole share one stamp array (vacuum.c). */
+        store__freeze_stamps_live(ct->t, ct->rows, c->horizon);
     }
 }
 

@@ -320,9 +320,7 @@ struct StoreTable {
     StoreRunRef *run_cur;        /* under store_g.lock; never NULL while data is held */
     StoreRunRef *bulk_ref;       /* under store_g.lock: the writer's sealed, uncommitted bulk
                                   * runs (bulk.c), serving groups its loads left (cold.c) */
-    pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY, stamps: vacuum.c) */
-    void **stamps_thawed;        /* under freeze_mu: headers replaced by store__group_thaw, */
-    size_t nstamps_thawed, cap_stamps_thawed; /* freed with the table (readers may hold them) */
+    pthread_mutex_t freeze_mu;   /* freezes vs thaws (ADD PRIMARY KEY; stamps, vacuum.c) */
     atomic_bool vacuum_full;     /* VACUUM asked: next checkpoint rewrites all rows (vacuum.c) */
     /* Uncommitted TRUNCATE (truncate.c), under store_g.lock: its transaction
      * (other transactions' scans wait), the first row of the new generation
@@ -812,7 +810,10 @@ static inline bool store__xmax_visible(uint64_t x, uint64_t snap, uint64_t self)
 }
 static inline _Atomic uint64_t *store__xmax_of(const StoreTable *t, uint64_t row)
 {
-    return &store__group(t, row / STORE_GROUP_ROWS)->xmax[row % STORE_GROUP_ROWS];
+    /* The pointer moves when the group is frozen or thawed (vacuum.c). */
+    _Atomic uint64_t *xmax =
+        __atomic_load_n(&store__group(t, row / STORE_GROUP_ROWS)->xmax, __ATOMIC_ACQUIRE);
+    return &xmax[row % STORE_GROUP_ROWS];
 }
 /* Append an undo entry (may raise 53200 before anything changes). */
 void store__undo_push(StoreTxn *txn, StoreUndo u);
@@ -1131,19 +1132,24 @@ static inline bool store__xmax_dead(uint64_t xmax, uint64_t h)
 uint64_t store__vacuum_groups(StoreTable *t, uint64_t horizon);
 /* Whether group g's stamps were released (every row dead). */
 bool store__group_vacuumed(const StoreRowGroup *g);
-/* Recovery (no snapshot, no writer): the groups of t whose rows are all
- * live and never updated share one all-zero stamp array ("frozen": xmin 0
- * is at or below every snapshot, xmax 0, next 0). Returns their number. */
+/* Frozen stamps (vacuum.c): the whole groups of rows [0, rows) of t whose
+ * rows all committed at or before horizon and are live and never updated
+ * point their stamps at one shared all-zero array, their own pages given
+ * back. Recovery freezes every table (store__freeze_stamps), checkpoints
+ * the tables they wrote. Returns the number of groups frozen. */
 uint64_t store__freeze_stamps(StoreTable *t);
+uint64_t store__freeze_stamps_live(StoreTable *t, uint64_t rows, uint64_t horizon);
 /* Whether group g's stamps are the shared frozen ones (never write them). */
 bool store__group_frozen(const StoreRowGroup *g);
-/* Group gno of t with stamps of its own: a frozen group gets a fresh header
- * with zeroed stamps first (published; the frozen one stays readable until
- * the table is freed). Every writer of a committed row's stamps comes here
- * (store__row_claim, TRUNCATE). May raise 53200. */
+/* Group gno of t with stamps of its own again (zeroed: xmax 0, next 0).
+ * Every writer of a committed row's stamps comes here first
+ * (store__row_claim, TRUNCATE). */
 StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno);
-/* Free the headers store__group_thaw replaced (the table's data is going). */
-void store__stamps_thawed_free(StoreTable *t);
+/* After store__row_claim's CAS of xmax[i] (the pointer it loaded from g) to
+ * self: whether the claim stands (false: a freeze took the stamps away
+ * meanwhile; claim again). */
+bool store__group_claim_stands(StoreTable *t, StoreRowGroup *g, const _Atomic uint64_t *xmax,
+                               uint32_t i, uint64_t self);
 
 /* ---- cold.c (vacuum) ---- */
 /* Free ptrs[0..n) (malloc'd; the array too) once no reader that may have

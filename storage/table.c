@@ -106,7 +106,6 @@ void store__groups_free(StoreTable *t, uint64_t from, uint64_t to)
 void store__table_free_data(StoreTable *t)
 {
     store__groups_free(t, 0, t->ngroups);
-    store__stamps_thawed_free(t);
     for (int s = 0; t->dir && s < STORE_DIR_TOP && t->dir[s]; s++)
         free(t->dir[s]);
     free(t->dir);  /* the header may outlive the rows (dropped tables): keep it small */

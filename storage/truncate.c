@@ -84,13 +84,14 @@ static void truncate_mark(StoreTable *t, StoreTxn *x, TruncUndo *tu, uint64_t n,
 
 void store__truncate(StoreTable *t, StoreTxn *x)
 {
-    /* The marks below never raise: frozen groups get stamps of their own
-     * first (vacuum.c; may raise 53200 before anything changed). */
+    store__bulk_truncated(x, t);  /* its loads of t: logged, never installed */
+    store__txn_wait_truncate(x, t);
+    /* The marks below write every row's stamps: frozen groups get theirs
+     * back first (vacuum.c). t->trunc_txn is set now, so no checkpoint
+     * freezes a group again meanwhile. */
     for (uint64_t g = 0; g < t->ngroups; g++)
         if (store__group_frozen(store__group(t, g)))
             store__group_thaw(t, g);
-    store__bulk_truncated(x, t);  /* its loads of t: logged, never installed */
-    store__txn_wait_truncate(x, t);
     TruncUndo *tu = calloc(1, sizeof *tu);
     store__lock();
     if (tu) {

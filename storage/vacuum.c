@@ -26,18 +26,31 @@
  *    lookups hold a ref for that reason).
  * Recovery releases the dead groups of every table (no snapshot exists).
  *
- * Frozen stamps. After recovery every row is committed and seen by every
- * snapshot to come, so a group whose rows are all live and were never
- * updated (xmax 0, next 0) needs no stamps of its own: its header points
- * at one shared all-zero array (xmin 0, like a vacuumed group's, keeps
- * store__visible_prefix right). At 24 B per row that is most of what a
- * restarted table holds in memory once its columns are cold. A writer that
- * claims such a row (store__row_claim) or a TRUNCATE first thaws the group
- * (store__group_thaw, under freeze_mu): a fresh header with zeroed stamps
- * replaces the frozen one, which stays allocated until the table is freed,
- * since a reader may have loaded it (reading zeros from it is what it would
- * have read a moment earlier). Groups are frozen only at the end of
- * recovery: with no writer, no claim can race the swap.
+ * Frozen stamps. A whole group every row of which committed at or before
+ * the horizon and is live and was never updated (xmax 0, next 0) needs no
+ * stamps of its own: its header's stamp pointers move to one shared
+ * all-zero array (xmin 0, like a released group's, keeps
+ * store__visible_prefix right) and the pages of its own stamps go back to
+ * the OS (MADV_DONTNEED: they read as zeros until written). At 24 B per
+ * row that is most of what a table holds in memory once its columns are
+ * cold. Groups are frozen at the end of recovery (store__freeze_stamps) and
+ * after each checkpoint (store__freeze_stamps_live), under freeze_mu. The
+ * header never moves, so a reader that loaded the old pointers reads zeros
+ * (xmax, next) or the old xmin values, all of which any snapshot sees the
+ * same way. A writer of such a row — store__row_claim, TRUNCATE — first
+ * thaws the group (store__group_thaw, under freeze_mu): its own pages are
+ * dropped once more (zeros) and the pointers come back.
+ *
+ * Claims race the freeze: the claimer CASes xmax through the pointer it
+ * loaded, then (seq_cst) checks the pointer and its mark again
+ * (store__group_claim_stands); the freezer moves the pointers, then
+ * (seq_cst) checks the own stamps again. One sees the other: a freezer that
+ * finds a claim puts the pointers back (the claim stands); a claimer that
+ * finds them moved, or its mark gone (a thaw zeroed it), waits for
+ * freeze_mu and claims again unless the pointers and its mark are back.
+ * TRUNCATE, which marks rows without claiming them, sets t->trunc_txn and
+ * then thaws every group, each under freeze_mu; the freezer checks
+ * trunc_txn under freeze_mu for each group.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -45,6 +58,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "common/error.h"
 
 /* The shared stamps of released groups (read only). */
@@ -53,7 +67,7 @@ static uint64_t dead_xmax[STORE_GROUP_ROWS];
 static const uint64_t dead_next[STORE_GROUP_ROWS];
 static pthread_once_t dead_once = PTHREAD_ONCE_INIT;
 /* The shared stamps of frozen groups: xmin, xmax and next all zero (read
- * only: writers thaw the group first). */
+ * only: writers thaw the group first; a stray write faults). */
 static const uint64_t frozen_stamps[STORE_GROUP_ROWS];
 
 static void dead_init(void)
@@ -231,72 +245,98 @@ void store_vacuum(StoreTable *t)
 
 bool store__group_frozen(const StoreRowGroup *g)
 {
-    return g->xmax == (_Atomic uint64_t *)frozen_stamps;
+    return __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE) == (_Atomic uint64_t *)frozen_stamps;
 }
 
-/* Whether every row of committed group g is live and was never updated. */
-static bool group_all_live(const StoreRowGroup *g)
+/* The group's own stamps: xmin, xmax, next after its header and chunk
+ * descriptors, in the same allocation (table.c's group_alloc). */
+static uint64_t *own_stamps(const StoreTable *t, const StoreRowGroup *g)
 {
+    size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
+    return (uint64_t *)((char *)g + ((header + 63) & ~(size_t)63));
+}
+
+/* Point g's stamps at own (its own region) or at the shared zeros. */
+static void stamps_point(StoreRowGroup *g, uint64_t *own)
+{
+    uint64_t *x = own ? own : (uint64_t *)frozen_stamps;
+    uint64_t *m = own ? own + STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
+    uint64_t *n = own ? own + 2 * STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
+    __atomic_store_n(&g->xmin, x, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g->next, (_Atomic uint64_t *)n, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g->xmax, (_Atomic uint64_t *)m, __ATOMIC_SEQ_CST);
+}
+
+/* The whole pages of a group's own stamps back to the OS: they read as
+ * zeros until written again. xmax lies in whole pages only (the middle
+ * 16 KB of 48), so it is all zero afterwards; xmin's first and next's
+ * last page may keep their old values (see below). */
+static void stamps_drop_pages(const uint64_t *own)
+{
+    uintptr_t from = ((uintptr_t)own + 4095) & ~(uintptr_t)4095;
+    uintptr_t to = (uintptr_t)(own + 3 * STORE_GROUP_ROWS) & ~(uintptr_t)4095;
+    if (to > from)
+        madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
+/* Whether every row of the stamps at own is live and was never updated. */
+static bool stamps_all_live(const uint64_t *own)
+{
+    const _Atomic uint64_t *xmax = (const _Atomic uint64_t *)(own + STORE_GROUP_ROWS);
+    const _Atomic uint64_t *next = (const _Atomic uint64_t *)(own + 2 * STORE_GROUP_ROWS);
     for (uint32_t i = 0; i < STORE_GROUP_ROWS; i++)
-        if (atomic_load_explicit(&g->xmax[i], memory_order_relaxed) != 0 ||
-            atomic_load_explicit(&g->next[i], memory_order_relaxed) != 0)
+        if (atomic_load_explicit(&xmax[i], memory_order_relaxed) != 0 ||
+            atomic_load_explicit(&next[i], memory_order_relaxed) != 0)
             return false;
     return true;
 }
 
-/* A copy of g's header and chunk descriptors; with stamps of its own
- * (zeroed, in the same allocation, as table.c's groups) or the frozen ones. */
-static StoreRowGroup *header_copy(const StoreTable *t, const StoreRowGroup *g, bool own_stamps)
+/* Freeze group gno of t if every row committed at or before horizon and is
+ * live and never updated. Caller holds freeze_mu. */
+static bool freeze_group(StoreTable *t, uint64_t gno, uint64_t horizon)
 {
-    size_t header = sizeof(StoreRowGroup) + (size_t)t->cap_cols * sizeof(StoreChunk);
-    header = (header + 63) & ~(size_t)63;
-    size_t stamps = own_stamps ? 3 * sizeof(uint64_t) * STORE_GROUP_ROWS : 0;
-    char *mem = aligned_alloc(64, header + stamps);
-    if (!mem)
-        return NULL;
-    memset(mem, 0, header + stamps);
-    StoreRowGroup *n = (StoreRowGroup *)mem;
-    n->chunks = (StoreChunk *)(mem + sizeof(StoreRowGroup));
-    memcpy(n->chunks, g->chunks, (size_t)t->cap_cols * sizeof(StoreChunk));
-    n->ncols_inline = g->ncols_inline;
-    atomic_init(&n->ndead, 0);
-    atomic_init(&n->zone_loose, atomic_load(&g->zone_loose));
-    if (own_stamps) {
-        n->xmin = (uint64_t *)(mem + header);
-        n->xmax = (_Atomic uint64_t *)(mem + header + sizeof(uint64_t) * STORE_GROUP_ROWS);
-        n->next = (_Atomic uint64_t *)(mem + header + 2 * sizeof(uint64_t) * STORE_GROUP_ROWS);
-    } else {
-        n->xmin = (uint64_t *)frozen_stamps;
-        n->xmax = (_Atomic uint64_t *)frozen_stamps;
-        n->next = (_Atomic uint64_t *)frozen_stamps;
+    StoreRowGroup *g = store__group(t, gno);
+    if (store__group_vacuumed(g) || store__group_frozen(g))
+        return false;
+    uint64_t *own = own_stamps(t, g);
+    ERR_ASSERT(g->xmin == own);
+    for (uint32_t i = 0; i < STORE_GROUP_ROWS; i++)
+        if (own[i] > horizon)
+            return false;
+    if (!stamps_all_live(own))
+        return false;
+    stamps_point(g, NULL);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!stamps_all_live(own)) {
+        stamps_point(g, own);  /* a claim came in between: it stands */
+        return false;
     }
-    return n;
-}
-
-static void dir_set(StoreTable *t, uint64_t gno, StoreRowGroup *g)
-{
-    StoreRowGroup **seg = t->dir[gno / STORE_DIR_SEG];
-    __atomic_store_n(&seg[gno % STORE_DIR_SEG], g, __ATOMIC_RELEASE);
+    stamps_drop_pages(own);
+    return true;
 }
 
 uint64_t store__freeze_stamps(StoreTable *t)
 {
     if (!t->dir || t->temp || t->is_shadow)
         return 0;
-    uint64_t ngroups = atomic_load(&t->committed) / STORE_GROUP_ROWS, n = 0;
-    pthread_mutex_lock(&t->freeze_mu);
-    for (uint64_t g = 0; g < ngroups; g++) {
-        StoreRowGroup *grp = store__group(t, g);
-        if (store__group_vacuumed(grp) || store__group_frozen(grp) || !group_all_live(grp))
-            continue;
-        StoreRowGroup *frozen = header_copy(t, grp, false);
-        if (!frozen)
-            break;  /* the rest keep their stamps */
-        dir_set(t, g, frozen);
-        free(grp);  /* recovery: nobody holds it (the chunk arrays moved to the copy) */
-        n++;
+    return store__freeze_stamps_live(t, atomic_load(&t->committed),
+                                     atomic_load(&store_g.visible_seq));
+}
+
+uint64_t store__freeze_stamps_live(StoreTable *t, uint64_t rows, uint64_t horizon)
+{
+    if (t->temp || t->is_shadow)
+        return 0;
+    uint64_t n = 0;
+    for (uint64_t g = 0; g < rows / STORE_GROUP_ROWS; g++) {
+        pthread_mutex_lock(&t->freeze_mu);
+        bool stop = t->data_freed || __atomic_load_n(&t->trunc_txn, __ATOMIC_ACQUIRE);
+        if (!stop)
+            n += freeze_group(t, g, horizon);
+        pthread_mutex_unlock(&t->freeze_mu);
+        if (stop)
+            break;
     }
-    pthread_mutex_unlock(&t->freeze_mu);
     return n;
 }
 
@@ -304,36 +344,27 @@ StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno)
 {
     pthread_mutex_lock(&t->freeze_mu);
     StoreRowGroup *g = store__group(t, gno);
-    if (!store__group_frozen(g)) {
-        pthread_mutex_unlock(&t->freeze_mu);
-        return g;  /* another writer thawed it first */
+    if (store__group_frozen(g)) {
+        uint64_t *own = own_stamps(t, g);
+        /* Zeros again: a claimer that raced the freeze may have written
+         * its (dropped) mark after the pages went. */
+        stamps_drop_pages(own);
+        stamps_point(g, own);
     }
-    if (t->nstamps_thawed == t->cap_stamps_thawed) {
-        size_t cap = t->cap_stamps_thawed ? 2 * t->cap_stamps_thawed : 64;
-        void **p = realloc(t->stamps_thawed, cap * sizeof *p);
-        if (!p) {
-            pthread_mutex_unlock(&t->freeze_mu);
-            err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-        }
-        t->stamps_thawed = p;
-        t->cap_stamps_thawed = cap;
-    }
-    StoreRowGroup *n = header_copy(t, g, true);
-    if (!n) {
-        pthread_mutex_unlock(&t->freeze_mu);
-        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
-    }
-    t->stamps_thawed[t->nstamps_thawed++] = g;
-    dir_set(t, gno, n);
     pthread_mutex_unlock(&t->freeze_mu);
-    return n;
+    return g;
 }
 
-void store__stamps_thawed_free(StoreTable *t)
+bool store__group_claim_stands(StoreTable *t, StoreRowGroup *g, const _Atomic uint64_t *xmax,
+                               uint32_t i, uint64_t self)
 {
-    for (size_t i = 0; i < t->nstamps_thawed; i++)
-        free(t->stamps_thawed[i]);
-    free(t->stamps_thawed);
-    t->stamps_thawed = NULL;
-    t->nstamps_thawed = t->cap_stamps_thawed = 0;
+    atomic_thread_fence(memory_order_seq_cst);
+    if (__atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE) == xmax && atomic_load(&xmax[i]) == self)
+        return true;
+    /* A freezer swapped the stamps after we loaded them: once it is done
+     * (freeze_mu), they are ours again (it saw the claim) or not. */
+    pthread_mutex_lock(&t->freeze_mu);
+    bool ours = __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE) == xmax && atomic_load(&xmax[i]) == self;
+    pthread_mutex_unlock(&t->freeze_mu);
+    return ours;
 }

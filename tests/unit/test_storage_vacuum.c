@@ -12,6 +12,8 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,11 +482,24 @@ Test(vacuum, frozen_stamps_thaw_for_writers)
     store_txn_statement_begin(x);
     cr_assert_eq(delete_one(t, x, 5 * STORE_GROUP_ROWS + 7), STORE_WRITE_OK);
     store_txn_commit(x);
+    /* A snapshot older than the last rows keeps their groups' stamps. */
+    StoreTxn *old = store_txn_begin();
+    store_txn_set_isolation(old, STORE_REPEATABLE_READ);
+    store_txn_statement_begin(old);
+    load(t, ROWS, 4 * STORE_GROUP_ROWS);
     checkpoint_ok();
-    cr_assert_eq(frozen_groups(t), 0, "frozen only by recovery");
+    cr_assert_eq(frozen_groups(t), whole - 1, "all but the deleted row's and the newer rows'");
+    store_txn_commit(old);
+    x = store_txn_begin();  /* the rows loaded after `old` go again: back to ROWS rows */
+    store_txn_statement_begin(x);
+    for (int64_t k = ROWS; k < ROWS + 4 * STORE_GROUP_ROWS; k++)
+        cr_assert_eq(delete_one(t, x, k), STORE_WRITE_OK);
+    store_txn_commit(x);
+    checkpoint_ok();
+    cr_assert_eq(frozen_groups(t), whole - 1, "a checkpoint freezes the settled groups");
     restart();
     t = store_table_lookup("public", "z");
-    cr_assert_eq(frozen_groups(t), whole - 1, "all but the group with a deleted row");
+    cr_assert_eq(frozen_groups(t), whole - 1, "and recovery does again");
     int64_t sum = 0;
     cr_assert_eq(count_now(t, &sum), ROWS - 1);
     cr_assert_eq(sum, total - (5 * STORE_GROUP_ROWS + 7));
@@ -525,11 +540,12 @@ Test(vacuum, frozen_stamps_thaw_for_writers)
     cr_assert_eq(count_now(t, &sum), ROWS - 2);
     cr_assert_eq(sum, want);
 
-    /* Through a checkpoint and a restart: the untouched groups freeze again. */
+    /* A checkpoint freezes the untouched groups again, a restart too. */
     checkpoint_ok();
+    cr_assert_eq(frozen_groups(t), whole - 3, "groups 0, 1 and 5 hold deleted rows");
     restart();
     t = store_table_lookup("public", "z");
-    cr_assert_eq(frozen_groups(t), whole - 3, "groups 0, 1 and 5 hold deleted rows");
+    cr_assert_eq(frozen_groups(t), whole - 3);
     cr_assert_eq(count_now(t, &sum), ROWS - 2);
     cr_assert_eq(sum, want);
     x = store_txn_begin();
@@ -539,6 +555,168 @@ Test(vacuum, frozen_stamps_thaw_for_writers)
     restart();
     t = store_table_lookup("public", "z");
     cr_assert_eq(count_now(t, &sum), 0);
+}
+
+/* Claims race checkpoints that freeze: threads increment counters by
+ * key (READ COMMITTED: lookup, fetch, update; most roll back, so their
+ * groups stay freezable and freeze again) while another thread checkpoints
+ * in a loop. A claim lost to a freeze would show as the claimed row
+ * without the claimer's mark, or as two increments of one counter
+ * committed from the same version (the total would fall short). */
+#define CTR_ROWS (64 * STORE_GROUP_ROWS)
+#define CTR_THREADS 3
+#define CTR_OPS 3000
+static StoreTable *ctr_table;
+static atomic_int ctr_stop, ctr_committed, ctr_errors, ctr_checkpoints, ctr_unmarked;
+
+static Batch *ctr_batch(MemArena *a, int64_t id, int64_t v)
+{
+    SqlType types[2] = {SQLTYPE(TYPE_INT8), SQLTYPE(TYPE_INT8)};
+    Batch *b = batch_create(a, 2, types);
+    ((int64_t *)b->cols[0].data)[0] = id;
+    ((int64_t *)b->cols[1].data)[0] = v;
+    b->count = 1;
+    return b;
+}
+
+/* One increment of counter k in its own transaction; true when committed. */
+static bool ctr_increment(MemArena *a, int64_t k, bool commit)
+{
+    StoreTxn *x = store_txn_begin();
+    volatile bool done = false;
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        for (;;) {
+            store_txn_statement_begin(x);
+            Value key = {.is_null = false};
+            key.u.i64 = k;
+            uint64_t row = 0, newest = 0;
+            if (!store_table_lookup_key(ctr_table, x, &key, &row))
+                err_raise(ERRCODE_INTERNAL_ERROR, "counter %lld is gone", (long long)k);
+            SqlType types[2] = {SQLTYPE(TYPE_INT8), SQLTYPE(TYPE_INT8)};
+            Batch *cur = batch_create(a, 2, types);
+            int cols[2] = {0, 1};
+            if (!store_row_fetch(ctr_table, x, row, 2, cols, cur))
+                continue;  /* updated since the lookup: again */
+            int64_t v = ((const int64_t *)cur->cols[1].data)[0];
+            StoreWriteResult r = store_row_update(ctr_table, x, row, ctr_batch(a, k, v + 1), 0, &newest);
+            if (r == STORE_WRITE_OK) {
+                sched_yield();  /* a checkpoint may run meanwhile */
+                if (atomic_load(store__xmax_of(ctr_table, newest)) != (STORE_XMAX_MARK | store_txn_id(x)))
+                    atomic_fetch_add(&ctr_unmarked, 1);
+                done = true;
+                break;
+            }
+            mem_arena_reset(a);  /* MOVED or GONE: a newer version committed; again */
+        }
+        err_pop(&jmp);
+    } else {
+        err_clear();
+        atomic_fetch_add(&ctr_errors, 1);
+        store_txn_rollback(x);
+        return false;
+    }
+    if (done && commit) {
+        store_txn_commit(x);
+        return true;
+    }
+    store_txn_rollback(x);
+    return false;
+}
+
+static void *ctr_writer(void *arg)
+{
+    uint64_t seed = (uint64_t)(uintptr_t)arg * 0x9E3779B97F4A7C15u + 1;
+    MemArena *a = mem_arena_create("ctr writer");
+    for (int i = 0; i < CTR_OPS; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        int64_t k = (int64_t)(seed % CTR_ROWS);
+        if (ctr_increment(a, k, ((seed >> 40) & 63) == 0))
+            atomic_fetch_add(&ctr_committed, 1);
+        mem_arena_reset(a);
+    }
+    mem_arena_destroy(a);
+    return NULL;
+}
+
+static void *ctr_checkpointer(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&ctr_stop)) {
+        ErrJmp jmp;
+        if (ERR_TRY(jmp)) {
+            store_checkpoint();
+            err_pop(&jmp);
+            atomic_fetch_add(&ctr_checkpoints, 1);
+        } else {
+            err_clear();
+            atomic_fetch_add(&ctr_errors, 1);
+        }
+    }
+    return NULL;
+}
+
+/* Every counter is there once and their sum is the committed increments. */
+static void ctr_check(int round)
+{
+    int cols[2] = {0, 1};
+    StoreTxn *r = store_txn_begin();
+    store_txn_statement_begin(r);
+    StoreScan *s = NULL;
+    NO_ERROR(s = store_scan_begin(ctr_table, r, 2, cols, 0, NULL, arena));
+    uint64_t n = 0;
+    int64_t sum = 0;
+    Batch b = {0};
+    while (store_scan_next(s, &b)) {
+        for (uint32_t i = 0; i < b.count; i++)
+            sum += ((const int64_t *)b.cols[1].data)[b.sel ? b.sel[i] : i];
+        n += b.count;
+    }
+    store_scan_end(s);
+    store_txn_commit(r);
+    mem_arena_reset(arena);
+    cr_assert_eq(n, CTR_ROWS, "round %d", round);
+    cr_assert_eq(sum, atomic_load(&ctr_committed), "round %d: every committed increment", round);
+}
+
+Test(vacuum, claims_race_freezing_checkpoints)
+{
+    StoreColumnDef cols[2] = {{"id", SQLTYPE(TYPE_INT8), true, NULL}, {"v", SQLTYPE(TYPE_INT8), true, NULL}};
+    int pk = 0;
+    NO_ERROR(ctr_table = store_table_create("public", "ctr", 2, cols, 1, &pk));
+    StoreTxn *x = store_txn_begin();
+    SqlType types[2] = {SQLTYPE(TYPE_INT8), SQLTYPE(TYPE_INT8)};
+    for (int64_t first = 0; first < CTR_ROWS; first += VEC_CAPACITY) {
+        Batch *b = batch_create(arena, 2, types);
+        for (uint32_t r = 0; r < VEC_CAPACITY; r++) {
+            ((int64_t *)b->cols[0].data)[r] = first + r;
+            ((int64_t *)b->cols[1].data)[r] = 0;
+        }
+        b->count = VEC_CAPACITY;
+        append_ok(ctr_table, x, b);
+        mem_arena_reset(arena);
+    }
+    store_txn_commit(x);
+    checkpoint_ok();
+    cr_assert_eq(frozen_groups(ctr_table), CTR_ROWS / STORE_GROUP_ROWS);
+    pthread_t w[CTR_THREADS], c;
+    pthread_create(&c, NULL, ctr_checkpointer, NULL);
+    for (int i = 0; i < CTR_THREADS; i++)
+        pthread_create(&w[i], NULL, ctr_writer, (void *)(uintptr_t)(i + 1));
+    for (int i = 0; i < CTR_THREADS; i++)
+        pthread_join(w[i], NULL);
+    atomic_store(&ctr_stop, 1);
+    pthread_join(c, NULL);
+    cr_assert_eq(atomic_load(&ctr_errors), 0);
+    cr_assert_eq(atomic_load(&ctr_unmarked), 0, "a claimed row lost its mark");
+    cr_assert_gt(atomic_load(&ctr_checkpoints), 3, "checkpoints ran meanwhile");
+    for (int round = 0; round < 2; round++) {
+        ctr_check(round);
+        restart();
+        ctr_table = store_table_lookup("public", "ctr");
+    }
 }
 
 /* Not VACUUM, the other half of "big transactions cost memory": a
