@@ -145,7 +145,7 @@ void store__commit_add_pkey(StoreTable *t)
 static void fill_chunk(StoreTable *t, StoreChunk *ch, int c, uint32_t n, const Value *v,
                        StrRef str)
 {
-    memset(ch->validity, 0, sizeof ch->validity);
+    /* Validity: all NULL or all valid already (alloc_column). */
     atomic_init(&ch->zone.min_bits, 0);
     atomic_init(&ch->zone.max_bits, 0);
     atomic_init(&ch->zone.has_value, false);
@@ -163,7 +163,6 @@ static void fill_chunk(StoreTable *t, StoreChunk *ch, int c, uint32_t n, const V
             ((StrRef *)ch->data)[i] = str;
         else
             memcpy((char *)ch->data + i * w, &v->u, w);
-        ch->validity[i >> 6] |= UINT64_C(1) << (i & 63);
     }
     /* Rows past n (appended later) set their own bits; a NULL count of 0
      * with no min/max recorded is a valid, merely unhelpful, zone map. */
@@ -186,22 +185,31 @@ static void fill_chunk(StoreTable *t, StoreChunk *ch, int c, uint32_t n, const V
     }
 }
 
-/* Allocate column c's chunk in every existing group (all or nothing). */
-static void alloc_column(StoreTable *t, int c)
+/* Allocate column c's chunk in every existing group (all or nothing): its
+ * values, and its validity — the shared all-valid bitmap, or with a NULL
+ * fill one of its own, all NULL. */
+static void alloc_column(StoreTable *t, int c, bool null_fill)
 {
     size_t bytes = t->width[c] * STORE_GROUP_ROWS;
     for (uint64_t g = 0; g < t->ngroups; g++) {
-        StoreRowGroup *grp = store__group(t, g);
+        StoreChunk *ch = &store__group(t, g)->chunks[c];
         void *p = store__chunk_alloc(t, c);
-        if (!p) {
+        uint64_t *v = null_fill ? calloc(VEC_VALIDITY_WORDS, sizeof *v) : (uint64_t *)store_all_valid;
+        if (!p || !v) {
+            store__chunk_free(p);
+            if (null_fill)
+                free(v);
             for (uint64_t k = 0; k < g; k++) {
-                store__chunk_free(store__group(t, k)->chunks[c].data);
-                store__group(t, k)->chunks[c].data = NULL;
+                StoreChunk *done = &store__group(t, k)->chunks[c];
+                store__chunk_free(done->data);
+                done->data = NULL;
+                store__chunk_validity_free(done);
             }
             err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
         }
         memset(p, 0, bytes);
-        grp->chunks[c].data = p;
+        ch->data = p;
+        ch->validity = v;
     }
 }
 
@@ -235,7 +243,7 @@ void store_table_add_column(StoreTable *t, StoreTxn *x, const StoreColumnDef *co
         if (fill && !fill->is_null && t->phys[c] == PHYS_STR && fill->u.str.len)
             str = (StrRef){store__heap_copy(&t->heap, fill->u.str.ptr, fill->u.str.len),
                            fill->u.str.len};
-        alloc_column(t, c);
+        alloc_column(t, c, !fill || fill->is_null);
         err_pop(&jmp);
     } else {
         free((char *)def.name);
@@ -269,6 +277,7 @@ void store__undo_add_column(StoreTable *t, int old_ncols)
             store__chunk_free(grp->chunks[c].data);
             grp->chunks[c].data = NULL;
         }
+        store__chunk_validity_free(&grp->chunks[c]);
     }
     free((char *)t->cols[c].name);
     free((char *)t->cols[c].default_text);

@@ -22,6 +22,12 @@
  *
  * Not on the data path: allocation is per row group and column (2048 rows),
  * a free per chunk; the registry's mutex is taken only there.
+ *
+ * Validity bitmaps (256 bytes per chunk) live here too: a chunk points at
+ * the shared, read-only store_all_valid until its first NULL is written,
+ * and only then gets one of its own (store__chunk_validity_own, called
+ * before the append changes anything). Most columns never hold a NULL:
+ * ClickBench's 105 columns at 10M rows kept 131 MB of all-ones bitmaps.
  */
 #define STORE_INTERNAL
 #include "storage/storage_int.h"
@@ -29,6 +35,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include "common/error.h"
 
@@ -208,4 +215,31 @@ void store__chunk_slabs_release(StoreTable *t)
             slab_unref(t->slab_cur[c]);
             t->slab_cur[c] = NULL;
         }
+}
+
+/* ---- validity bitmaps ---- */
+
+const uint64_t store_all_valid[VEC_VALIDITY_WORDS] = {
+#define ONES8 ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0)
+    ONES8, ONES8, ONES8, ONES8,
+#undef ONES8
+};
+_Static_assert(VEC_VALIDITY_WORDS == 32, "store_all_valid's initializer");
+
+void store__chunk_validity_own(StoreChunk *ch)
+{
+    if (!store__validity_shared(ch))
+        return;
+    uint64_t *v = malloc(sizeof store_all_valid);
+    if (!v)
+        err_raise(ERRCODE_OUT_OF_MEMORY, "out of memory");
+    memcpy(v, store_all_valid, sizeof store_all_valid);
+    __atomic_store_n(&ch->validity, v, __ATOMIC_RELEASE);
+}
+
+void store__chunk_validity_free(StoreChunk *ch)
+{
+    if (ch->validity != (uint64_t *)store_all_valid)
+        free(ch->validity);
+    ch->validity = NULL;
 }

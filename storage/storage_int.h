@@ -58,10 +58,25 @@ typedef struct StoreZone {
 } StoreZone;
 
 typedef struct StoreChunk {
-    void *data;                               /* STORE_GROUP_ROWS values of the column's phys */
-    uint64_t validity[VEC_VALIDITY_WORDS];    /* bit set = not NULL; accessed with __atomic */
+    void *data;          /* STORE_GROUP_ROWS values of the column's phys */
+    /* VEC_VALIDITY_WORDS words, bit set = not NULL, accessed with __atomic:
+     * store_all_valid (shared, read only) until the chunk's first NULL, then
+     * its own (store__chunk_validity_own); freed with the group. */
+    uint64_t *validity;
     StoreZone zone;
 } StoreChunk;
+
+/* The validity of every chunk without a NULL: all bits set, never written. */
+extern const uint64_t store_all_valid[VEC_VALIDITY_WORDS];
+static inline bool store__validity_shared(const StoreChunk *ch)
+{
+    return __atomic_load_n(&ch->validity, __ATOMIC_ACQUIRE) == (uint64_t *)store_all_valid;
+}
+/* Give ch a validity bitmap of its own (a copy of the shared one; published
+ * with release). May raise 53200 (nothing changed). */
+void store__chunk_validity_own(StoreChunk *ch);
+/* Free ch's own bitmap (the group is going). */
+void store__chunk_validity_free(StoreChunk *ch);
 
 /* MVCC stamps of one row group's rows (see mvcc.c):
  *  xmin[i]: commit sequence of the inserting transaction (written at its

@@ -99,6 +99,8 @@ void store__groups_free(StoreTable *t, uint64_t from, uint64_t to)
         StoreRowGroup *grp = t->dir[g / STORE_DIR_SEG][g % STORE_DIR_SEG];
         for (int c = grp->ncols_inline; c < t->ncols; c++)
             store__chunk_free(grp->chunks[c].data);  /* NULL when cold (cold.c) */
+        for (int c = 0; c < t->cap_cols; c++)
+            store__chunk_validity_free(&grp->chunks[c]);
         free(grp);  /* header, chunks and stamps are one allocation */
     }
 }
@@ -378,6 +380,7 @@ static StoreRowGroup *group_alloc(StoreTable *t, bool keys_only, uint64_t gno)
     memset(mem + off, 0, 3 * sizeof(uint64_t) * STORE_GROUP_ROWS);
     atomic_init(&g->ndead, 0);
     for (int c = 0; c < t->ncols; c++) {
+        g->chunks[c].validity = (uint64_t *)store_all_valid;  /* until a NULL (chunk_slab.c) */
         atomic_init(&g->chunks[c].zone.min_bits, 0);
         atomic_init(&g->chunks[c].zone.max_bits, 0);
         atomic_init(&g->chunks[c].zone.has_value, false);
@@ -505,6 +508,8 @@ static _Noreturn void raise_not_null(const StoreTable *t, const Batch *b, uint32
 static uint32_t copy_validity(StoreChunk *ch, uint32_t off, const Vector *v, const Batch *b,
                               uint32_t first, uint32_t n)
 {
+    if (store__validity_shared(ch))
+        return 0;  /* no NULL among these rows: reserve_validity checked */
     if (!v->validity && !v->is_const) {
         /* All valid: set the range's bits a word at a time. */
         for (uint32_t pos = off; pos < off + n;) {
@@ -731,6 +736,31 @@ static void reserve_strings(StoreTable *t, const Batch *b)
         heap_reserve(&t->heap, &t->heap.vals, total[0]);
 }
 
+/* Chunks about to get their first NULL get a validity bitmap of their own
+ * first (may raise 53200 before anything changed; chunk_slab.c). */
+static void reserve_validity(StoreTable *t, const Batch *b, uint64_t base)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        const Vector *v = &b->cols[c];
+        if (!v->validity)
+            continue;
+        for (uint32_t done = 0; done < b->count;) {
+            uint64_t row = base + done;
+            uint32_t n = STORE_GROUP_ROWS - (uint32_t)(row % STORE_GROUP_ROWS);
+            if (n > b->count - done)
+                n = b->count - done;
+            StoreChunk *ch = &store__group(t, row / STORE_GROUP_ROWS)->chunks[c];
+            if (store__validity_shared(ch))
+                for (uint32_t i = done; i < done + n; i++)
+                    if (!vec_is_valid(v, batch_row(b, i))) {
+                        store__chunk_validity_own(ch);
+                        break;
+                    }
+            done += n;
+        }
+    }
+}
+
 /* The value block now also holds strings of rows [base, end). */
 static void vals_cover(StoreTable *t, uint64_t base, uint64_t end)
 {
@@ -805,6 +835,7 @@ static void append_rows(StoreTable *t, StoreTxn *x, const Batch *b, uint64_t bas
     int64_t null_row = find_null_violation(t, b, &null_col);
     groups_reserve(t, base + b->count);
     reserve_strings(t, b);
+    reserve_validity(t, b, base);
     uint32_t limit = null_row >= 0 ? (uint32_t)null_row : b->count;
     if (t->npkey > 0) {
         pk_insert_locked(t, x, b, base, limit);
@@ -865,12 +896,12 @@ static void cold_column(StoreTable *t, StoreChunk *sc, int c, const RunChunk *rc
 {
     uint32_t nulls = 0;
     if (rc && rc->validity) {
-        for (uint32_t w = 0; w < VEC_VALIDITY_WORDS; w++) {
-            sc->validity[w] = rc->validity[off / 64 + w];
-            nulls += 64 - (uint32_t)__builtin_popcountll(sc->validity[w]);
+        for (uint32_t w = 0; w < VEC_VALIDITY_WORDS; w++)
+            nulls += 64 - (uint32_t)__builtin_popcountll(rc->validity[off / 64 + w]);
+        if (nulls) {  /* else the shared all-valid bitmap group_alloc set */
+            store__chunk_validity_own(sc);
+            memcpy(sc->validity, rc->validity + off / 64, sizeof store_all_valid);
         }
-    } else {
-        memset(sc->validity, 0xff, sizeof sc->validity);
     }
     atomic_store_explicit(&sc->zone.null_count, nulls, memory_order_relaxed);
     if (!rc)
@@ -887,8 +918,10 @@ static void cold_groups_free(StoreTable *t, StoreColdGroups *cg)
     for (uint32_t i = 0; cg->groups && i < cg->ngroups; i++) {
         if (!cg->groups[i])
             continue;
-        for (int c = 0; c < t->ncols; c++)
+        for (int c = 0; c < t->ncols; c++) {
             store__chunk_free(cg->groups[i]->chunks[c].data);
+            store__chunk_validity_free(&cg->groups[i]->chunks[c]);
+        }
         free(cg->groups[i]);
     }
     free(cg->groups);
@@ -925,8 +958,7 @@ void store__cold_groups_const(StoreTable *t, StoreColdGroups *cg, int c, int64_t
 {
     (void)t;
     for (uint32_t i = 0; i < cg->ngroups; i++) {
-        StoreChunk *sc = &cg->groups[i]->chunks[c];
-        memset(sc->validity, 0xff, sizeof sc->validity);
+        StoreChunk *sc = &cg->groups[i]->chunks[c];  /* validity: the shared all-valid one */
         atomic_store_explicit(&sc->zone.null_count, 0, memory_order_relaxed);
         /* What zone_widen stores for integers: the value widened to int64. */
         atomic_store_explicit(&sc->zone.min_bits, (uint64_t)v, memory_order_relaxed);

@@ -327,10 +327,25 @@ static uint64_t scan_check(StoreTable *t, int64_t *sum)
 
 #define NROWS 151234u  /* 2 whole run groups of 64K, then a run group ending mid store group */
 
+/* Validity bitmaps: a chunk without a NULL shares the read-only all-valid
+ * one (chunk_slab.c); one with a NULL has its own. Columns a and s have a
+ * NULL in every group, t and c none. */
+static void check_validity_shared(const StoreTable *t, uint64_t rows)
+{
+    for (uint64_t g = 0; g < rows / STORE_GROUP_ROWS; g++) {
+        const StoreRowGroup *grp = store__group(t, g);
+        cr_assert(store__validity_shared(&grp->chunks[5]), "group %llu: t shares", (unsigned long long)g);
+        cr_assert(store__validity_shared(&grp->chunks[7]), "group %llu: c shares", (unsigned long long)g);
+        cr_assert(!store__validity_shared(&grp->chunks[2]), "group %llu: a owns", (unsigned long long)g);
+        cr_assert(!store__validity_shared(&grp->chunks[4]), "group %llu: s owns", (unsigned long long)g);
+    }
+}
+
 Test(restart, cold_groups_equal_what_appends_built)
 {
     StoreTable *t = make_r("r");
     load_r(t, 0, NROWS);
+    check_validity_shared(t, NROWS);
     /* Deleted rows (their values blanked in the run) only in the second run
      * group: the first one's column c holds one value. */
     for (int64_t k = 70000; k < 100000; k += 997)
@@ -349,6 +364,7 @@ Test(restart, cold_groups_equal_what_appends_built)
     cr_assert_geq(zones_equal(before, after, ngroups, rows), 50);
     free(before);
     free(after);
+    check_validity_shared(t, rows);
     /* Whole groups are cold from the start, keys too: their keys are in
      * the checkpoint's key runs (keyruns.c). */
     cr_assert_eq(t->pk.runs_end, rows);
