@@ -143,8 +143,10 @@ static void undo_delete(StoreTable *t, uint64_t row)
     if (t->data_freed)
         return;
     StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
-    atomic_store(&g->xmax[row % STORE_GROUP_ROWS], 0);
+    /* next first: once xmax is 0 a checkpoint may freeze the group, and its
+     * stamps are then the shared read-only ones (vacuum.c). */
     atomic_store(&g->next[row % STORE_GROUP_ROWS], 0);
+    atomic_store(&g->xmax[row % STORE_GROUP_ROWS], 0);
     atomic_fetch_sub(&g->ndead, 1);
     if (t->npkey > 0) {
         pthread_rwlock_wrlock(&t->pk_lock);
@@ -285,16 +287,12 @@ StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint
     uint64_t snap = store__txn_snapshot(x);
     for (;;) {
         StoreRowGroup *g = store__group(t, row / STORE_GROUP_ROWS);
-        if (store__group_frozen(g))
-            store__group_thaw(t, row / STORE_GROUP_ROWS);  /* shared stamps (vacuum.c) */
-        _Atomic uint64_t *stamps = __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE);
-        uint32_t i = (uint32_t)(row % STORE_GROUP_ROWS);
-        uint64_t xm = atomic_load(&stamps[i]);
+        uint64_t xm = atomic_load(store__xmax_of(t, row));
         if (xm == 0) {
-            if (!atomic_compare_exchange_strong(&stamps[i], &xm, self))
+            /* The CAS, against a checkpoint freezing the group (vacuum.c). */
+            xm = store__group_claim(t, row / STORE_GROUP_ROWS, (uint32_t)(row % STORE_GROUP_ROWS), self);
+            if (xm != 0)
                 continue;  /* someone claimed it meanwhile: look again */
-            if (!store__group_claim_stands(t, g, stamps, i, self))
-                continue;  /* frozen under us (vacuum.c): again */
             atomic_fetch_add(&g->ndead, 1);
             if (newest)
                 *newest = row;

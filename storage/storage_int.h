@@ -97,6 +97,10 @@ typedef struct StoreRowGroup {
      * may then be wider than its rows (scan_summary.c; zeroed by group_alloc,
      * read only when ndead == 0). */
     _Atomic uint32_t zone_loose;
+    /* Frozen stamps (vacuum.c): claims between their freezing check and
+     * their CAS, and a freeze in progress; zeroed by group_alloc. */
+    _Atomic uint32_t claiming;
+    atomic_bool freezing;
     int ncols_inline;    /* chunks allocated with the group; later ones (ADD COLUMN) malloc'd */
 } StoreRowGroup;
 
@@ -1154,17 +1158,19 @@ bool store__group_vacuumed(const StoreRowGroup *g);
  * the tables they wrote. Returns the number of groups frozen. */
 uint64_t store__freeze_stamps(StoreTable *t);
 uint64_t store__freeze_stamps_live(StoreTable *t, uint64_t rows, uint64_t horizon);
-/* Whether group g's stamps are the shared frozen ones (never write them). */
+/* Whether group g's stamps are the shared frozen ones (never write them);
+ * store__stamps_frozen: whether an xmax pointer loaded from a group is. A
+ * writer loads the pointer once and writes through that one. */
 bool store__group_frozen(const StoreRowGroup *g);
+bool store__stamps_frozen(const _Atomic uint64_t *xmax);
 /* Group gno of t with stamps of its own again (zeroed: xmax 0, next 0).
  * Every writer of a committed row's stamps comes here first
  * (store__row_claim, TRUNCATE). */
 StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno);
-/* After store__row_claim's CAS of xmax[i] (the pointer it loaded from g) to
- * self: whether the claim stands (false: a freeze took the stamps away
- * meanwhile; claim again). */
-bool store__group_claim_stands(StoreTable *t, StoreRowGroup *g, const _Atomic uint64_t *xmax,
-                               uint32_t i, uint64_t self);
+/* CAS xmax of row i of group gno from 0 to self, or not: a frozen group is
+ * thawed first; a claim meeting a freeze in progress waits for it. Returns
+ * the xmax the claim met (0 when it took the row). */
+uint64_t store__group_claim(StoreTable *t, uint64_t gno, uint32_t i, uint64_t self);
 
 /* ---- cold.c (vacuum) ---- */
 /* Free ptrs[0..n) (malloc'd; the array too) once no reader that may have

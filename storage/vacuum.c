@@ -41,13 +41,15 @@
  * thaws the group (store__group_thaw, under freeze_mu): its own pages are
  * dropped once more (zeros) and the pointers come back.
  *
- * Claims race the freeze: the claimer CASes xmax through the pointer it
- * loaded, then (seq_cst) checks the pointer and its mark again
- * (store__group_claim_stands); the freezer moves the pointers, then
- * (seq_cst) checks the own stamps again. One sees the other: a freezer that
- * finds a claim puts the pointers back (the claim stands); a claimer that
- * finds them moved, or its mark gone (a thaw zeroed it), waits for
- * freeze_mu and claims again unless the pointers and its mark are back.
+ * Claims race the freeze. Readers must never see the shared zeros while a
+ * row of the group is claimed (a key check would take a held key for a
+ * free one), so the freezer publishes them only when no claim exists and
+ * none is under way: a claimer raises the group's `claiming` count, reads
+ * `freezing`, CASes through the pointer it then loads and lowers the count
+ * (store__group_claim); the freezer raises `freezing`, reads `claiming`,
+ * checks the stamps and only then moves the pointers (xmax first). One of
+ * the two sees the other (seq_cst); a claimer that sees a freeze under way
+ * waits for freeze_mu and looks again.
  * TRUNCATE, which marks rows without claiming them, sets t->trunc_txn and
  * then thaws every group, each under freeze_mu; the freezer checks
  * trunc_txn under freeze_mu for each group.
@@ -122,6 +124,8 @@ static StoreRowGroup *dead_header(const StoreTable *t, const StoreRowGroup *g)
     n->xmax = (_Atomic uint64_t *)dead_xmax;
     n->next = (_Atomic uint64_t *)dead_next;
     atomic_init(&n->ndead, STORE_GROUP_ROWS);
+    atomic_init(&n->claiming, 0);
+    atomic_init(&n->freezing, false);
     return n;
 }
 
@@ -243,9 +247,14 @@ void store_vacuum(StoreTable *t)
 
 /* ---- frozen stamps ---- */
 
+bool store__stamps_frozen(const _Atomic uint64_t *xmax)
+{
+    return xmax == (const _Atomic uint64_t *)frozen_stamps;
+}
+
 bool store__group_frozen(const StoreRowGroup *g)
 {
-    return __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE) == (_Atomic uint64_t *)frozen_stamps;
+    return store__stamps_frozen(__atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE));
 }
 
 /* The group's own stamps: xmin, xmax, next after its header and chunk
@@ -256,15 +265,21 @@ static uint64_t *own_stamps(const StoreTable *t, const StoreRowGroup *g)
     return (uint64_t *)((char *)g + ((header + 63) & ~(size_t)63));
 }
 
-/* Point g's stamps at own (its own region) or at the shared zeros. */
-static void stamps_point(StoreRowGroup *g, uint64_t *own)
+/* Point g's xmax at own's (its own region) or at the shared zeros; xmax is
+ * the gate writers go through (a claim's CAS), so the freezer moves it
+ * alone first and the other two only once no claim stands. */
+static void stamps_point_xmax(StoreRowGroup *g, uint64_t *own)
+{
+    uint64_t *m = own ? own + STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
+    __atomic_store_n(&g->xmax, (_Atomic uint64_t *)m, __ATOMIC_SEQ_CST);
+}
+
+static void stamps_point_rest(StoreRowGroup *g, uint64_t *own)
 {
     uint64_t *x = own ? own : (uint64_t *)frozen_stamps;
-    uint64_t *m = own ? own + STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
     uint64_t *n = own ? own + 2 * STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
     __atomic_store_n(&g->xmin, x, __ATOMIC_SEQ_CST);
     __atomic_store_n(&g->next, (_Atomic uint64_t *)n, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&g->xmax, (_Atomic uint64_t *)m, __ATOMIC_SEQ_CST);
 }
 
 /* The whole pages of a group's own stamps back to the OS: they read as
@@ -305,14 +320,20 @@ static bool freeze_group(StoreTable *t, uint64_t gno, uint64_t horizon)
             return false;
     if (!stamps_all_live(own))
         return false;
-    stamps_point(g, NULL);
+    /* Dekker with store__group_claim: we raise `freezing` then read
+     * `claiming`, a claimer raises `claiming` then reads `freezing`; one of
+     * the two sees the other. A claim that finished before is in the
+     * stamps, checked again below. */
+    atomic_store(&g->freezing, true);
     atomic_thread_fence(memory_order_seq_cst);
-    if (!stamps_all_live(own)) {
-        stamps_point(g, own);  /* a claim came in between: it stands */
-        return false;
+    bool clear = atomic_load(&g->claiming) == 0 && stamps_all_live(own);
+    if (clear) {
+        stamps_point_xmax(g, NULL);
+        stamps_point_rest(g, NULL);
+        stamps_drop_pages(own);
     }
-    stamps_drop_pages(own);
-    return true;
+    atomic_store(&g->freezing, false);
+    return clear;
 }
 
 uint64_t store__freeze_stamps(StoreTable *t)
@@ -349,22 +370,34 @@ StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno)
         /* Zeros again: a claimer that raced the freeze may have written
          * its (dropped) mark after the pages went. */
         stamps_drop_pages(own);
-        stamps_point(g, own);
+        stamps_point_rest(g, own);
+        stamps_point_xmax(g, own);  /* last: writers pass through it */
     }
     pthread_mutex_unlock(&t->freeze_mu);
     return g;
 }
 
-bool store__group_claim_stands(StoreTable *t, StoreRowGroup *g, const _Atomic uint64_t *xmax,
-                               uint32_t i, uint64_t self)
+uint64_t store__group_claim(StoreTable *t, uint64_t gno, uint32_t i, uint64_t self)
 {
-    atomic_thread_fence(memory_order_seq_cst);
-    if (__atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE) == xmax && atomic_load(&xmax[i]) == self)
-        return true;
-    /* A freezer swapped the stamps after we loaded them: once it is done
-     * (freeze_mu), they are ours again (it saw the claim) or not. */
-    pthread_mutex_lock(&t->freeze_mu);
-    bool ours = __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE) == xmax && atomic_load(&xmax[i]) == self;
-    pthread_mutex_unlock(&t->freeze_mu);
-    return ours;
+    StoreRowGroup *g = store__group(t, gno);
+    for (;;) {
+        atomic_fetch_add(&g->claiming, 1);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (atomic_load(&g->freezing)) {
+            atomic_fetch_sub(&g->claiming, 1);
+            pthread_mutex_lock(&t->freeze_mu);  /* the freezer holds it: wait it out */
+            pthread_mutex_unlock(&t->freeze_mu);
+            continue;
+        }
+        _Atomic uint64_t *xmax = __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE);
+        if (store__stamps_frozen(xmax)) {
+            atomic_fetch_sub(&g->claiming, 1);
+            store__group_thaw(t, gno);
+            continue;
+        }
+        uint64_t xm = 0;
+        atomic_compare_exchange_strong(&xmax[i], &xm, self);
+        atomic_fetch_sub(&g->claiming, 1);
+        return xm;
+    }
 }
