@@ -1158,15 +1158,12 @@ bool store__group_vacuumed(const StoreRowGroup *g);
  * the tables they wrote. Returns the number of groups frozen. */
 uint64_t store__freeze_stamps(StoreTable *t);
 uint64_t store__freeze_stamps_live(StoreTable *t, uint64_t rows, uint64_t horizon);
-/* Whether group g's stamps are the shared frozen ones (never write them);
- * store__stamps_frozen: whether an xmax pointer loaded from a group is. A
- * writer loads the pointer once and writes through that one. */
+/* Whether group g's stamps are the shared frozen ones (never write them). */
 bool store__group_frozen(const StoreRowGroup *g);
-bool store__stamps_frozen(const _Atomic uint64_t *xmax);
 /* Group gno of t with stamps of its own again (zeroed: xmax 0, next 0).
  * Every writer of a committed row's stamps comes here first
  * (store__row_claim, TRUNCATE). */
-StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno);
+void store__group_thaw(StoreTable *t, uint64_t gno);
 /* CAS xmax of row i of group gno from 0 to self, or not: a frozen group is
  * thawed first; a claim meeting a freeze in progress waits for it. Returns
  * the xmax the claim met (0 when it took the row). */

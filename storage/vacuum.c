@@ -38,8 +38,8 @@
  * header never moves, so a reader that loaded the old pointers reads zeros
  * (xmax, next) or the old xmin values, all of which any snapshot sees the
  * same way. A writer of such a row — store__row_claim, TRUNCATE — first
- * thaws the group (store__group_thaw, under freeze_mu): its own pages are
- * dropped once more (zeros) and the pointers come back.
+ * thaws the group (store__group_thaw, under freeze_mu): the pointers come
+ * back to its own stamps, which read as zeros.
  *
  * Claims race the freeze. Readers must never see the shared zeros while a
  * row of the group is claimed (a key check would take a held key for a
@@ -47,7 +47,7 @@
  * none is under way: a claimer raises the group's `claiming` count, reads
  * `freezing`, CASes through the pointer it then loads and lowers the count
  * (store__group_claim); the freezer raises `freezing`, reads `claiming`,
- * checks the stamps and only then moves the pointers (xmax first). One of
+ * checks the stamps and only then moves the pointers. One of
  * the two sees the other (seq_cst); a claimer that sees a freeze under way
  * waits for freeze_mu and looks again.
  * TRUNCATE, which marks rows without claiming them, sets t->trunc_txn and
@@ -247,14 +247,14 @@ void store_vacuum(StoreTable *t)
 
 /* ---- frozen stamps ---- */
 
-bool store__stamps_frozen(const _Atomic uint64_t *xmax)
+static bool stamps_frozen(const _Atomic uint64_t *xmax)
 {
     return xmax == (const _Atomic uint64_t *)frozen_stamps;
 }
 
 bool store__group_frozen(const StoreRowGroup *g)
 {
-    return store__stamps_frozen(__atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE));
+    return stamps_frozen(__atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE));
 }
 
 /* The group's own stamps: xmin, xmax, next after its header and chunk
@@ -265,21 +265,16 @@ static uint64_t *own_stamps(const StoreTable *t, const StoreRowGroup *g)
     return (uint64_t *)((char *)g + ((header + 63) & ~(size_t)63));
 }
 
-/* Point g's xmax at own's (its own region) or at the shared zeros; xmax is
- * the gate writers go through (a claim's CAS), so the freezer moves it
- * alone first and the other two only once no claim stands. */
-static void stamps_point_xmax(StoreRowGroup *g, uint64_t *own)
-{
-    uint64_t *m = own ? own + STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
-    __atomic_store_n(&g->xmax, (_Atomic uint64_t *)m, __ATOMIC_SEQ_CST);
-}
-
-static void stamps_point_rest(StoreRowGroup *g, uint64_t *own)
+/* Point g's stamps at own (its own region) or at the shared zeros, xmax
+ * last (only with no claim under way: see store__group_claim). */
+static void stamps_point(StoreRowGroup *g, uint64_t *own)
 {
     uint64_t *x = own ? own : (uint64_t *)frozen_stamps;
+    uint64_t *m = own ? own + STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
     uint64_t *n = own ? own + 2 * STORE_GROUP_ROWS : (uint64_t *)frozen_stamps;
     __atomic_store_n(&g->xmin, x, __ATOMIC_SEQ_CST);
     __atomic_store_n(&g->next, (_Atomic uint64_t *)n, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g->xmax, (_Atomic uint64_t *)m, __ATOMIC_SEQ_CST);
 }
 
 /* The whole pages of a group's own stamps back to the OS: they read as
@@ -328,8 +323,7 @@ static bool freeze_group(StoreTable *t, uint64_t gno, uint64_t horizon)
     atomic_thread_fence(memory_order_seq_cst);
     bool clear = atomic_load(&g->claiming) == 0 && stamps_all_live(own);
     if (clear) {
-        stamps_point_xmax(g, NULL);
-        stamps_point_rest(g, NULL);
+        stamps_point(g, NULL);
         stamps_drop_pages(own);
     }
     atomic_store(&g->freezing, false);
@@ -361,20 +355,15 @@ uint64_t store__freeze_stamps_live(StoreTable *t, uint64_t rows, uint64_t horizo
     return n;
 }
 
-StoreRowGroup *store__group_thaw(StoreTable *t, uint64_t gno)
+void store__group_thaw(StoreTable *t, uint64_t gno)
 {
     pthread_mutex_lock(&t->freeze_mu);
     StoreRowGroup *g = store__group(t, gno);
-    if (store__group_frozen(g)) {
-        uint64_t *own = own_stamps(t, g);
-        /* Zeros again: a claimer that raced the freeze may have written
-         * its (dropped) mark after the pages went. */
-        stamps_drop_pages(own);
-        stamps_point_rest(g, own);
-        stamps_point_xmax(g, own);  /* last: writers pass through it */
-    }
+    /* Nothing wrote the own stamps since the freeze dropped their pages (a
+     * claim never CASes a frozen group's): they read as zeros. */
+    if (store__group_frozen(g))
+        stamps_point(g, own_stamps(t, g));
     pthread_mutex_unlock(&t->freeze_mu);
-    return g;
 }
 
 uint64_t store__group_claim(StoreTable *t, uint64_t gno, uint32_t i, uint64_t self)
@@ -390,7 +379,7 @@ uint64_t store__group_claim(StoreTable *t, uint64_t gno, uint32_t i, uint64_t se
             continue;
         }
         _Atomic uint64_t *xmax = __atomic_load_n(&g->xmax, __ATOMIC_ACQUIRE);
-        if (store__stamps_frozen(xmax)) {
+        if (stamps_frozen(xmax)) {
             atomic_fetch_sub(&g->claiming, 1);
             store__group_thaw(t, gno);
             continue;
