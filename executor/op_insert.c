@@ -12,26 +12,28 @@
  * operator is the source of the rows it appended, chunk by chunk.
  *
  * ON CONFLICT (the node's on_conflict, planner/plan_insert.c): the arbiter
- * is the primary key. Before the first probe the table's write lock is
- * taken (store_table_lock_for_upsert: waits for a concurrent writer, as
- * PostgreSQL waits for a conflicting inserter, and refreshes the READ
- * COMMITTED snapshot). Each batch is then split three ways:
+ * is the primary key. Each batch is proposed for insertion, PostgreSQL's
+ * speculative insertion (store_table_insert_or_conflict, one call per
+ * segment of rows with distinct keys, through a selection vector):
  *   - a key of a row this command already inserted or updated (a hash
  *     set of serialized keys for the whole statement): DO NOTHING skips
  *     the row, DO UPDATE raises 21000 (PostgreSQL: "cannot affect row a
- *     second time"). A key whose DO UPDATE is still queued in this batch
- *     first ends the batch's segment (its inserts and updates are
- *     written); a key whose update the WHERE filtered out is free again,
- *     so the next proposal meets the existing row anew, as in PostgreSQL;
- *   - a key present in the table (store_table_lookup_key, a point lookup
- *     per row): DO NOTHING skips; DO UPDATE queues the existing row;
- *   - otherwise the row is inserted (one store_table_append per batch,
- *     through a selection vector).
+ *     second time"). A key still pending in the segment ends the segment
+ *     there (its rows are written); a key whose update the WHERE filtered
+ *     out is free again, so the next proposal meets the existing row anew,
+ *     as in PostgreSQL;
+ *   - a key that an open transaction holds is waited for (the store does);
+ *     one a live row holds — the transaction's own, or committed, also
+ *     after the snapshot — comes back as a conflict with that row: DO
+ *     NOTHING skips, DO UPDATE queues the row (READ COMMITTED; REPEATABLE
+ *     READ raises 40001 for a row its snapshot does not see);
+ *   - the other rows are inserted. Other keys never wait: no table lock.
  * The queued rows of DO UPDATE go in one batch-wide worktable (existing
  * row, excluded row, locator); the node's `right` tree evaluates WHERE and
  * the SET list over it in batches, and each surviving row is written with
- * store_row_update. RETURNING then yields inserted and updated rows in
- * input order, as PostgreSQL does.
+ * store_row_update; a row a concurrent commit updated or deleted meanwhile
+ * (READ COMMITTED) is proposed again from the insert. RETURNING then yields
+ * inserted and updated rows in input order, as PostgreSQL does.
  */
 #define STRATA_EXECUTOR_INTERNAL
 #include "executor/exec_int.h"
@@ -58,7 +60,9 @@ typedef struct InsertState {
     ExecColumn *emit;    /* RETURNING: what next() outputs (buf, or out with ON CONFLICT) */
     /* ON CONFLICT */
     char on_conflict;
-    bool locked;
+    StoreConflicts *conf; /* rows whose key a concurrent commit took (store_table_insert_or_conflict) */
+    uint16_t *retry;     /* DO UPDATE: input rows whose row changed under it, to propose again */
+    uint32_t nretry;
     int npk;
     const int *pk;
     Value *key;
@@ -266,6 +270,16 @@ static void keep_merged(ExecOp *op, InsertState *st, const Batch *b, uint32_t ni
     }
 }
 
+/* The input row of the worktable row with locator id (rare: a retry). */
+static uint16_t input_row_of(const InsertState *st, int64_t id)
+{
+    const int64_t *wt_ids = (const int64_t *)st->locators.data;
+    uint32_t i = 0;
+    while (wt_ids[i] != id)
+        i++;
+    return st->upd_rows[i];
+}
+
 /* DO UPDATE: evaluate the update tree over the worktable, write the rows. */
 static void apply_updates(ExecOp *op, InsertState *st, const Batch *b, uint32_t nupd)
 {
@@ -295,8 +309,13 @@ static void apply_updates(ExecOp *op, InsertState *st, const Batch *b, uint32_t 
             uint64_t newest = 0;
             StoreWriteResult r = store_row_update(st->target, op->q->txn, (uint64_t)ids[row], &values, row,
                                                   &newest);
-            if (r == STORE_WRITE_MOVED)
-                err_raise(ERRCODE_T_R_SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+            if (r != STORE_WRITE_OK) {
+                /* READ COMMITTED (REPEATABLE READ raised 40001): a
+                 * concurrent commit updated or deleted the row; the row is
+                 * proposed again, as PostgreSQL retries the insertion. */
+                st->retry[st->nretry++] = input_row_of(st, ids[row]);
+                continue;
+            }
             st->scratch[k] = (uint16_t)row;
             if (r == STORE_WRITE_OK)
                 st->written[st->nwritten++] = ids[row];
@@ -309,27 +328,40 @@ static void apply_updates(ExecOp *op, InsertState *st, const Batch *b, uint32_t 
     sh->worktables[st->wt_id] = NULL;
 }
 
-/* The inserts of a segment. Under REPEATABLE READ a key committed after
- * the snapshot is invisible to the lookups yet still conflicts at the
- * append (the primary key is the only unique constraint, so a 23505 there
- * is the arbiter's): PostgreSQL raises 40001 for that case. READ COMMITTED
- * never gets here with such a key (store_table_lock_for_upsert refreshed
- * the snapshot under the table's write lock). */
-static void conflict_append(ExecOp *op, InsertState *st, const Batch *ins)
+/* The inserts of a segment, rows ins_sel[0..nins) of b with distinct keys,
+ * as PostgreSQL's speculative insertion: a row whose key a live row holds
+ * (the transaction's own, or committed, also after the snapshot) is not
+ * inserted. DO NOTHING skips it, DO UPDATE queues that row (READ COMMITTED
+ * updates it although its snapshot may not see it); REPEATABLE READ gets
+ * 40001 for a row its snapshot does not see, as PostgreSQL's visibility
+ * check of the conflicting row. Returns the rows inserted, left in
+ * ins_sel; *nupd the rows queued. */
+static uint32_t speculative_insert(ExecOp *op, InsertState *st, const Batch *b, uint32_t nins,
+                                   uint32_t *nupd)
 {
-    if (store_txn_isolation(op->q->txn) != STORE_REPEATABLE_READ) {
-        store_table_append(st->target, op->q->txn, ins);
-        return;
+    Batch ins = {nins, st->ins_sel, b->ncols, b->cols};
+    StoreConflicts *cf = st->conf;
+    store_table_insert_or_conflict(st->target, op->q->txn, &ins, cf);
+    *nupd = 0;
+    if (cf->count == 0)
+        return nins;
+    bool rr = store_txn_isolation(op->q->txn) == STORE_REPEATABLE_READ;
+    for (uint32_t c = 0; c < cf->count; c++)
+        if (rr && cf->unseen[c])
+            err_raise(ERRCODE_T_R_SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+    uint32_t k = 0, c = 0;
+    for (uint32_t i = 0; i < nins; i++) {
+        if (c < cf->count && cf->rows[c] == st->ins_sel[i]) {
+            if (st->on_conflict == 'u') {
+                st->pend_rows[*nupd] = st->upd_rows[*nupd] = cf->rows[c];
+                st->upd_ids[(*nupd)++] = (int64_t)cf->ids[c];
+            }
+            c++;
+            continue;
+        }
+        st->ins_sel[k++] = st->ins_sel[i];
     }
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        store_table_append(st->target, op->q->txn, ins);
-        err_pop(&jmp);
-        return;
-    }
-    if (strcmp(err_current()->sqlstate, ERRCODE_UNIQUE_VIOLATION) != 0)
-        err_rethrow();
-    err_raise(ERRCODE_T_R_SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+    return k;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -338,15 +370,41 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Write one segment of a batch: its inserts, then its queued updates.
- * The queued keys then become "affected" when their row was written, and
+/* Set the key of b's row `row` (when not NULL) to state. */
+static void settle_key(ExecOp *op, InsertState *st, const Batch *b, uint16_t row, uint8_t state)
+{
+    bool existed;
+    if (load_key(st, b, row))
+        *keyset_entry(op, st, state, &existed) = state;
+}
+
+/* After a segment its keys are settled: inserted and skipped ones are
+ * "affected"; a queued key becomes affected when its row was written and
  * free again when DO UPDATE's WHERE left the row alone (PostgreSQL checks
  * "a second time" against the rows this command actually changed). */
-static void conflict_flush(ExecOp *op, InsertState *st, Batch *b, uint32_t nins, uint32_t nupd)
+static void settle_keys(ExecOp *op, InsertState *st, const Batch *b, uint32_t nins, uint32_t nupd)
 {
+    for (uint32_t i = 0; i < nins; i++)
+        settle_key(op, st, b, st->ins_sel[i], KEY_AFFECTED);
+    if (st->on_conflict != 'u') {
+        for (uint32_t c = 0; c < st->conf->count; c++)
+            settle_key(op, st, b, st->conf->rows[c], KEY_AFFECTED);
+        return;
+    }
+    qsort(st->written, st->nwritten, sizeof(int64_t), cmp_i64);
+    for (uint32_t j = 0; j < nupd; j++) {
+        bool written = bsearch(&st->upd_ids[j], st->written, st->nwritten, sizeof(int64_t), cmp_i64) != NULL;
+        settle_key(op, st, b, st->pend_rows[j], written ? KEY_AFFECTED : KEY_RELEASED);
+    }
+}
+
+/* Write one segment: its inserts, then the updates of the rows they met. */
+static void flush_segment(ExecOp *op, InsertState *st, Batch *b, uint32_t nins)
+{
+    uint32_t nupd = 0;
+    st->conf->count = 0;
     if (nins > 0) {
-        Batch ins = {nins, st->ins_sel, b->ncols, b->cols};
-        conflict_append(op, st, &ins);
+        nins = speculative_insert(op, st, b, nins, &nupd);
         st->count += nins;
     }
     st->nupd_out = 0;
@@ -355,35 +413,43 @@ static void conflict_flush(ExecOp *op, InsertState *st, Batch *b, uint32_t nins,
         apply_updates(op, st, b, nupd);
     if (st->out)
         keep_merged(op, st, b, nins);
-    if (nupd == 0)
-        return;
-    qsort(st->written, st->nwritten, sizeof(int64_t), cmp_i64);
-    for (uint32_t j = 0; j < nupd; j++) {
-        bool written = bsearch(&st->upd_ids[j], st->written, st->nwritten, sizeof(int64_t), cmp_i64) != NULL;
-        bool existed;
-        load_key(st, b, st->pend_rows[j]);
-        *keyset_entry(op, st, KEY_AFFECTED, &existed) = written ? KEY_AFFECTED : KEY_RELEASED;
+    settle_keys(op, st, b, nins, nupd);
+}
+
+/* Write one segment; rows whose existing row a concurrent commit changed
+ * meanwhile (DO UPDATE, READ COMMITTED) are proposed again, until none is
+ * left. */
+static void conflict_flush(ExecOp *op, InsertState *st, Batch *b, uint32_t nins)
+{
+    for (;;) {
+        st->nretry = 0;
+        flush_segment(op, st, b, nins);
+        if (st->nretry == 0)
+            return;
+        err_check_interrupts();
+        for (uint32_t i = 0; i < st->nretry; i++)
+            settle_key(op, st, b, st->retry[i], KEY_PENDING);
+        memcpy(st->ins_sel, st->retry, st->nretry * sizeof *st->ins_sel);
+        nins = st->nretry;
     }
 }
 
-/* One flat batch: split into insert / update / skip (see the top); a key
- * proposed again while its first proposal's update is still queued ends
- * the segment there. */
+/* One flat batch: every row is proposed for insertion (a segment of rows
+ * with distinct keys at a time); a key proposed again by this command is
+ * skipped, or 21000 under DO UPDATE, unless its update left the row alone;
+ * a key proposed again while its first proposal is pending in the segment
+ * ends the segment there. */
 static void conflict_batch(ExecOp *op, InsertState *st, Batch *b)
 {
-    if (!st->locked) {
-        store_table_lock_for_upsert(st->target, op->q->txn);
-        st->locked = true;
-    }
-    uint32_t nins = 0, nupd = 0;
+    uint32_t nins = 0;
     for (uint32_t i = 0; i < b->count; i++) {
         uint32_t row = b->sel ? b->sel[i] : i;
         if (load_key(st, b, row)) {   /* a NULL key conflicts with nothing (the append raises 23502) */
             bool existed;
             uint8_t *state = keyset_entry(op, st, KEY_PENDING, &existed);
             if (existed && *state == KEY_PENDING) {
-                conflict_flush(op, st, b, nins, nupd);
-                nins = nupd = 0;
+                conflict_flush(op, st, b, nins);
+                nins = 0;
                 load_key(st, b, row);
                 state = keyset_entry(op, st, KEY_PENDING, &existed);
             }
@@ -392,21 +458,11 @@ static void conflict_batch(ExecOp *op, InsertState *st, Batch *b)
                     affect_twice();
                 continue;
             }
-            uint64_t rowid;
-            if (store_table_lookup_key(st->target, op->q->txn, st->key, &rowid)) {
-                *state = st->on_conflict == 'u' ? KEY_PENDING : KEY_AFFECTED;
-                if (st->on_conflict == 'u') {
-                    st->pend_rows[nupd] = (uint16_t)row;
-                    st->upd_rows[nupd] = (uint16_t)row;
-                    st->upd_ids[nupd++] = (int64_t)rowid;
-                }
-                continue;
-            }
-            *state = KEY_AFFECTED;
+            *state = KEY_PENDING;
         }
         st->ins_sel[nins++] = (uint16_t)row;
     }
-    conflict_flush(op, st, b, nins, nupd);
+    conflict_flush(op, st, b, nins);
 }
 
 /* ---- the sink ---- */
@@ -504,6 +560,7 @@ static void conflict_init(ExecQuery *q, const PlanNode *n, InsertState *st, bool
     st->pk = store_table_pkey(n->target);
     st->key = MEM_NEW_ARRAY(q->arena, Value, st->npk + 1);
     st->ins_sel = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
+    st->conf = MEM_NEW(q->arena, StoreConflicts);
     const PlanNode *child = n->left;
     if (returning) {
         st->out = MEM_NEW_ARRAY(q->arena, ExecColumn, child->ncols + 1);
@@ -514,6 +571,7 @@ static void conflict_init(ExecQuery *q, const PlanNode *n, InsertState *st, bool
     if (st->on_conflict != 'u')
         return;
     st->upd_rows = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
+    st->retry = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
     st->scratch = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);
     if (returning) {
         st->upd_in = MEM_NEW_ARRAY(q->arena, uint16_t, VEC_CAPACITY);

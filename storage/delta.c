@@ -283,21 +283,6 @@ uint64_t store__delta_pending_key(StoreTable *t, const StoreTxn *x, const Batch 
     return 0;
 }
 
-void store__delta_wait_others(StoreTable *t, StoreTxn *x)
-{
-    for (;;) {
-        uint64_t mark = 0;
-        pthread_rwlock_rdlock(&t->pk_lock);
-        for (StoreDelta *d = t->deltas; d && !mark; d = d->next_in_table)
-            if (d->owner != x && !d->flushed)
-                mark = STORE_XMAX_MARK | d->owner_id;
-        pthread_rwlock_unlock(&t->pk_lock);
-        if (!mark)
-            return;
-        store__txn_wait_mark(x, mark);
-    }
-}
-
 /* ---- writes ---- */
 
 /* Under t->pk_lock: b's keys checked, then appended to the shadow
@@ -348,6 +333,141 @@ void store__delta_insert(StoreTable *t, StoreTxn *x, const Batch *b)
         return;
     }
     (void)delta_append(t, x, b);
+}
+
+/* ---- INSERT ... ON CONFLICT ---- */
+
+/* Whether a part of the key of b's row i is NULL (its append raises 23502). */
+static bool key_has_null(const StoreTable *t, const Batch *b, uint32_t i)
+{
+    for (int k = 0; k < t->npkey; k++)
+        if (!vec_is_valid(&b->cols[t->pkey[k]], batch_row(b, i)))
+            return true;
+    return false;
+}
+
+/* The live row of x's delta shadow with the key of b's row i. */
+static bool own_key_row(StoreTable *shadow, const Batch *b, uint32_t i, uint64_t *r)
+{
+    pthread_rwlock_rdlock(&shadow->pk_lock);
+    bool found = store__pk_find_batch_row(shadow, b, i, r) && atomic_load(store__xmax_of(shadow, *r)) == 0;
+    pthread_rwlock_unlock(&shadow->pk_lock);
+    return found;
+}
+
+/* Sort b's rows for an upsert, under t->pk_lock: a live row of another,
+ * committed transaction holds the key (a conflict: its batch row and that
+ * row go to cf), or nobody does (kept, in b's order). Returns the mark of
+ * a transaction that holds a key and must end first (then nothing is
+ * sorted), else 0. */
+static uint64_t upsert_sort(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf,
+                            uint16_t *keep, uint32_t *nkeep)
+{
+    StoreTable *own = store__delta_shadow(x, t);
+    cf->count = 0;
+    *nkeep = 0;
+    for (uint32_t i = 0; i < b->count; i++) {
+        uint64_t r, mark;
+        if (!key_has_null(t, b, i)) {
+            if (own && own_key_row(own, b, i, &r)) {
+                cf->rows[cf->count] = (uint16_t)batch_row(b, i);
+                cf->ids[cf->count++] = r | STORE_DELTA_ROW;
+                continue;
+            }
+            if (store__pk_find_batch_row(t, b, i, &r)) {
+                uint64_t o = key_owner(t, x, r);
+                if (o == 1) {
+                    cf->rows[cf->count] = (uint16_t)batch_row(b, i);
+                    cf->ids[cf->count++] = r;
+                    continue;
+                }
+                if (o)
+                    return o;
+            }
+            if ((mark = delta_key_owner(t, x, b, i)) != 0)
+                return mark;
+        }
+        keep[(*nkeep)++] = (uint16_t)batch_row(b, i);
+    }
+    return 0;
+}
+
+/* Delta mode: sort and append the kept rows to x's delta in one hold of
+ * t->pk_lock, so no other transaction adds one of their keys between. */
+static uint64_t upsert_into_delta(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf,
+                                  uint16_t *keep)
+{
+    StoreDelta *d = delta_get(t, x);
+    uint32_t nkeep = 0;
+    uint64_t mark = 0;
+    pthread_rwlock_wrlock(&t->pk_lock);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        mark = upsert_sort(t, x, b, cf, keep, &nkeep);
+        if (!mark && nkeep > 0)
+            (void)store__append_nowal(d->shadow, x, &(Batch){nkeep, keep, b->ncols, b->cols});
+        err_pop(&jmp);
+    } else {
+        pthread_rwlock_unlock(&t->pk_lock);
+        err_rethrow();
+    }
+    pthread_rwlock_unlock(&t->pk_lock);
+    return mark;
+}
+
+/* x holds t's write lock (or t is temporary): no other transaction appends
+ * to t, so the kept rows go through the ordinary append after the sort
+ * (other deltas' keys are checked again there). */
+static uint64_t upsert_direct(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf,
+                              uint16_t *keep)
+{
+    uint32_t nkeep = 0;
+    uint64_t mark = 0;
+    pthread_rwlock_rdlock(&t->pk_lock);
+    ErrJmp jmp;
+    if (ERR_TRY(jmp)) {
+        mark = upsert_sort(t, x, b, cf, keep, &nkeep);
+        err_pop(&jmp);
+    } else {
+        pthread_rwlock_unlock(&t->pk_lock);
+        err_rethrow();
+    }
+    pthread_rwlock_unlock(&t->pk_lock);
+    if (!mark && nkeep > 0)
+        store_table_append(t, x, &(Batch){nkeep, keep, b->ncols, b->cols});
+    return mark;
+}
+
+void store_table_insert_or_conflict(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf)
+{
+    cf->count = 0;
+    if (b->count == 0)
+        return;
+    if (t->npkey == 0)
+        err_raise(ERRCODE_INTERNAL_ERROR, "table \"%s\" has no primary key", t->name);
+    ERR_ASSERT(x && b->count <= VEC_CAPACITY);
+    StoreDelta *d = delta_find(x, t);
+    if (d && !d->flushed && atomic_load(&d->shadow->nrows) >= STORE_DELTA_ESCALATE_ROWS)
+        store_table_lock_write(t, x);  /* a bulk upsert, as store__delta_insert */
+    uint16_t keep[VEC_CAPACITY];
+    for (;;) {
+        uint64_t mark = store__delta_mode(t, x) ? upsert_into_delta(t, x, b, cf, keep)
+                                                : upsert_direct(t, x, b, cf, keep);
+        if (!mark)
+            break;
+        store__txn_wait_mark(x, mark);  /* its end decides: retry */
+    }
+    /* A conflicting row of a commit not yet published is below `committed`
+     * once it is: the caller reads it. */
+    uint64_t committed = atomic_load(&t->committed);
+    for (uint32_t i = 0; i < cf->count; i++)
+        if (!(cf->ids[i] & STORE_DELTA_ROW) && cf->ids[i] >= committed &&
+            cf->ids[i] < store__txn_own_first(t, x)) {
+            store__txn_wait_published(x, t);
+            break;
+        }
+    for (uint32_t i = 0; i < cf->count; i++)
+        cf->unseen[i] = !(cf->ids[i] & STORE_DELTA_ROW) && !store__row_seen(t, x, cf->ids[i]);
 }
 
 void store_table_lock_write(StoreTable *t, StoreTxn *x)

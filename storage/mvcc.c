@@ -575,18 +575,28 @@ static bool fetch_row(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, con
 }
 
 /* Whether row r is visible to x (snapshot snap). */
+/* Whether snapshot snap of x sees row r's creation. */
+static bool row_created_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_t r)
+{
+    if (r >= atomic_load(&t->committed))  /* x's own, or a committing one's */
+        return r >= store__txn_own_first(t, x) && r < atomic_load(&t->nrows);
+    return row_xmin(t, r) <= snap;
+}
+
 static bool row_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_t r)
 {
-    uint64_t committed = atomic_load(&t->committed);
-    if (r >= committed) {
-        /* Past the committed rows: x's own, or a committing one's. */
-        if (r < store__txn_own_first(t, x) || r >= atomic_load(&t->nrows))
-            return false;
-    } else if (row_xmin(t, r) > snap) {
+    if (!row_created_visible(t, x, snap, r))
         return false;
-    }
     return store__xmax_visible(atomic_load(store__xmax_of(t, r)), snap,
                                x ? STORE_XMAX_MARK | x->id : 0);
+}
+
+bool store__row_seen(StoreTable *t, StoreTxn *x, uint64_t r)
+{
+    StoreRunRef *ref = store__run_acquire(t);  /* row headers: see store_table_lookup_key */
+    bool seen = row_visible(t, x, store__txn_snapshot(x), r);
+    store__run_release(t, ref);
+    return seen;
 }
 
 /* An older version of key that snapshot snap sees (rare: a concurrent
@@ -654,7 +664,12 @@ bool store_table_lookup_key(StoreTable *t, StoreTxn *x, const Value *key, uint64
     bool found = store__pk_find(t, key, &r);
     pthread_rwlock_unlock(&t->pk_lock);
     bool ok = found && row_visible(t, x, snap, r);
-    if (!ok && found)
+    /* An older version can be visible only when the newest one's creation
+     * is not: a key's next version is inserted after the deletion of the
+     * previous one committed (an inserter waits for its deleter), so a
+     * visible creation means every older version's deletion is visible. A
+     * deleted key thus costs no search. */
+    if (!ok && found && !row_created_visible(t, x, snap, r))
         ok = older_version(t, x, snap, &ref, key, &r);
     store__run_release(t, ref);
     store__txn_scan_unregister(x, x ? x->gen : 0, t);

@@ -517,12 +517,26 @@ int store_seq_in_schema(const char *schema, bool unowned_only, uint32_t *oids, i
  * delta of t passes STORE_DELTA_ESCALATE_ROWS rows (a bulk INSERT). */
 void store_table_lock_write(StoreTable *t, StoreTxn *txn);
 
-/* ---- ON CONFLICT (storage/upsert.c; issue 4) ---- */
-/* Take t's write lock for txn (waiting for a concurrent writer to end, as
- * PostgreSQL waits for a conflicting inserter), then, under READ COMMITTED,
- * refresh txn's snapshot so store_table_lookup_key sees what that writer
- * committed. Until txn ends no other transaction adds keys to t. */
-void store_table_lock_for_upsert(StoreTable *t, StoreTxn *txn);
+/* ---- ON CONFLICT (storage/delta.c; issue 4) ---- */
+/* The rows of a batch whose key a live row holds: their batch rows, the
+ * locators of those rows, and whether txn's snapshot does not see them
+ * (committed after it), in the batch's order. */
+typedef struct StoreConflicts {
+    uint32_t count;
+    uint16_t rows[VEC_CAPACITY];
+    uint64_t ids[VEC_CAPACITY];
+    bool unseen[VEC_CAPACITY];
+} StoreConflicts;
+/* INSERT ... ON CONFLICT's insert, PostgreSQL's speculative insertion: the
+ * rows of b whose key no live row holds are appended as store_table_append
+ * appends them; a row whose key a live row holds — txn's own, or a
+ * committed one, also one committed after txn's snapshot — is not, and
+ * goes to *cf with that row's locator (readable with store_row_fetch). A
+ * key that an open transaction holds (inserted, or its row deleted) is
+ * waited for first, as PostgreSQL waits for a conflicting inserter; its
+ * end decides. Row-level: no table write lock is taken, other keys never
+ * wait. The batch's keys must be distinct. */
+void store_table_insert_or_conflict(StoreTable *t, StoreTxn *txn, const Batch *b, StoreConflicts *cf);
 
 /* ---- catalog listing for pg_catalog (catalog_list.c; read-only) ---- */
 /* A table as the virtual catalog tables show it; everything in the arena. */

@@ -722,9 +722,6 @@ void store__delta_end(StoreTxn *x);
  * one of the keys of b's rows [0, limit) (0: none) — a direct writer of t
  * waits for it rather than add the key twice. */
 uint64_t store__delta_pending_key(StoreTable *t, const StoreTxn *x, const Batch *b, uint32_t limit);
-/* Wait until no other transaction has an open delta of t (ON CONFLICT,
- * before it takes t's write lock: the keys it probes are then all in t). */
-void store__delta_wait_others(StoreTable *t, StoreTxn *x);
 /* store_close with x still open: its deltas freed, their tables left
  * alone (they are being freed too). */
 void store__delta_discard(StoreTxn *x);
@@ -739,6 +736,9 @@ StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint
 /* The same with its undo entry (deferred: a delta's, logged at the flush). */
 StoreWriteResult store__row_claim_logged(StoreTable *t, StoreTxn *x, uint64_t row,
                                          uint64_t *newest, bool deferred);
+/* Whether x's snapshot sees table row r (mvcc.c; ON CONFLICT's check of
+ * the row its key met). */
+bool store__row_seen(StoreTable *t, StoreTxn *x, uint64_t r);
 /* Whether x has a delta of t (flushed or not). */
 bool store__delta_has(const StoreTxn *x, const StoreTable *t);
 
@@ -759,6 +759,10 @@ void store__txn_wait_mark(StoreTxn *me, uint64_t mark);
  * DELETE) does not: it waits only where it meets such a commit's marks
  * (store__txn_wait_mark). */
 void store__txn_acquire_write(StoreTxn *txn, StoreTable *t);
+/* Wait until the commits that passed t's write lock on are published, so
+ * every row of theirs is below `committed` (ON CONFLICT reads the row its
+ * key conflicts with). Honours cancel and lock_timeout. */
+void store__txn_wait_published(StoreTxn *me, StoreTable *t);
 void store__txn_acquire_write_dml(StoreTxn *txn, StoreTable *t);
 /* Commit handoff (txn.c): after x's COMMIT record is written (sequence
  * seq) and before it is flushed and published, pass the write locks of

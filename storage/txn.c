@@ -319,6 +319,13 @@ static void wait_published_locked(StoreTxn *me, StoreTable *t)
     }
 }
 
+void store__txn_wait_published(StoreTxn *me, StoreTable *t)
+{
+    store__lock();
+    wait_published_locked(me, t);
+    store__unlock();
+}
+
 uint64_t store__txn_own_first(const StoreTable *t, const StoreTxn *x)
 {
     if (!x || __atomic_load_n(&t->writer, __ATOMIC_RELAXED) != x)

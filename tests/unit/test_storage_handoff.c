@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include "common/error.h"
@@ -183,10 +184,16 @@ Test(handoff, meeting_the_committing_marks_waits_with_lock_timeout)
     b = begin_with_timeout(g, 50);
     EXPECT_ERROR("55P03", store_table_append(t, b, acct_batch(2, 1, 7)));
     store_txn_rollback(b);
-    /* ON CONFLICT's lock waits up front. */
+    /* ON CONFLICT's insert of the key c deleted waits for c; of a key c
+     * inserted, for c's publication (it reads the conflicting row). */
+    StoreConflicts *cf = malloc(sizeof *cf);
     b = begin_with_timeout(g, 50);
-    EXPECT_ERROR("55P03", store_table_lock_for_upsert(t, b));
+    EXPECT_ERROR("55P03", store_table_insert_or_conflict(t, b, acct_batch(2, 1, 7), cf));
     store_txn_rollback(b);
+    b = begin_with_timeout(g, 50);
+    EXPECT_ERROR("55P03", store_table_insert_or_conflict(t, b, acct_batch(11, 1, 7), cf));
+    store_txn_rollback(b);
+    free(cf);
     /* Rows c did not touch, a key c inserted: no wait. */
     b = begin_with_timeout(g, 50);
     StoreWriteResult w = STORE_WRITE_GONE;
