@@ -599,9 +599,12 @@ bool store__row_seen(StoreTable *t, StoreTxn *x, uint64_t r)
     return seen;
 }
 
-/* An older version of key that snapshot snap sees (rare: a concurrent
- * update committed after it): a search of the table, newest rows first,
- * stamps before keys; key columns of cold groups read from the runs. */
+/* An older version of key that snapshot snap sees, below the key's newest
+ * row *row (rare: a concurrent update committed after the snapshot): a
+ * search of the table, newest rows first, stamps before keys; key columns
+ * of cold groups read from the runs. Such a version was deleted after the
+ * snapshot (one key has one live row), so groups nobody deleted from
+ * (ndead 0, frozen ones among them) and live rows are passed over. */
 static bool older_version(StoreTable *t, StoreTxn *x, uint64_t snap, StoreRunRef **ref,
                           const Value *key, uint64_t *row)
 {
@@ -610,10 +613,14 @@ static bool older_version(StoreTable *t, StoreTxn *x, uint64_t snap, StoreRunRef
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         uint64_t n = atomic_load(&t->committed);
-        for (uint64_t i = n; i-- > 0 && !ok;) {
-            if (!row_visible(t, x, snap, i))
-                continue;
+        for (uint64_t i = *row < n ? *row : n; i-- > 0 && !ok;) {
             const StoreRowGroup *g = store__group(t, i / STORE_GROUP_ROWS);
+            if (atomic_load_explicit(&((StoreRowGroup *)g)->ndead, memory_order_acquire) == 0) {
+                i -= i % STORE_GROUP_ROWS;
+                continue;
+            }
+            if (atomic_load(store__xmax_of(t, i)) == 0 || !row_visible(t, x, snap, i))
+                continue;
             uint64_t start = i - i % STORE_GROUP_ROWS;
             bool match = true;
             for (int k = 0; k < t->npkey && match; k++) {

@@ -362,6 +362,48 @@ Test(keyruns, key_columns_leave_memory)
     insert_dup(t, 77);
 }
 
+/* The version a REPEATABLE READ snapshot sees, after commits that came
+ * later: two updates (a chain), a delete then a re-insert (no link between
+ * the versions), a delete alone, and a key deleted before the snapshot and
+ * re-inserted after it; in the hash and in key runs. The search passes over
+ * groups no row was deleted from and live rows (mvcc.c older_version). */
+static void check_versions_seen(StoreTable *t, int64_t base)
+{
+    StoreTxn *rr = store_txn_begin();
+    store_txn_set_isolation(rr, STORE_REPEATABLE_READ);
+    uint64_t r1 = 0, r2 = 0, r3 = 0, seen = 0;
+    cr_assert(lookup(t, rr, base + 1, &r1));
+    cr_assert(lookup(t, rr, base + 2, &r2));
+    cr_assert(lookup(t, rr, base + 3, &r3));
+    cr_assert_not(lookup(t, rr, base + 4, &seen));
+    bump_key(t, base + 1, 5);
+    bump_key(t, base + 1, 6);
+    delete_key(t, base + 2);
+    insert_keys(t, base + 2, 1);
+    delete_key(t, base + 3);
+    insert_keys(t, base + 4, 1);
+    cr_assert(lookup(t, rr, base + 1, &seen) && seen == r1, "updated twice");
+    cr_assert(lookup(t, rr, base + 2, &seen) && seen == r2, "deleted, inserted again");
+    cr_assert(lookup(t, rr, base + 3, &seen) && seen == r3, "deleted");
+    cr_assert_not(lookup(t, rr, base + 4, &seen), "inserted after the snapshot");
+    store_txn_commit(rr);
+    check_key(t, base + 1, 6);
+    check_key(t, base + 2, 0);
+    cr_assert_not(lookup(t, NULL, base + 3, &seen));
+    check_key(t, base + 4, 0);
+}
+
+Test(keyruns, older_versions_under_a_snapshot)
+{
+    StoreTable *t = make_t("t");
+    insert_keys(t, 0, 20000);
+    delete_key(t, 10004);
+    delete_key(t, 4);
+    check_versions_seen(t, 10000);  /* keys in the hash */
+    checkpoint_ok();
+    check_versions_seen(t, 0);      /* keys in key runs, key columns cold */
+}
+
 /* A COPY's rows: their data run comes with the COMMIT, their keys stay in
  * the hash until the next checkpoint's key runs hold them; then the key
  * columns of the load's whole groups leave memory too. */
