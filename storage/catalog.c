@@ -458,9 +458,12 @@ void store_view_drop(const char *schema, const char *name)
     drop_relation(t);
 }
 
-static void cat_remove(StoreTable *t)
+/* t leaves the catalog; drop_seq (0: unknown) set in the same hold of the
+ * lock, so a listing sees it either there or as dropped, never both. */
+static void cat_remove(StoreTable *t, uint64_t drop_seq)
 {
     pthread_rwlock_wrlock(&store_g.catalog_lock);
+    t->drop_seq = drop_seq;
     for (int i = 0; i < cat_ntables; i++) {
         if (cat_tables[i] == t) {
             cat_tables[i] = cat_tables[--cat_ntables];
@@ -470,24 +473,25 @@ static void cat_remove(StoreTable *t)
     pthread_rwlock_unlock(&store_g.catalog_lock);
 }
 
-void store__table_commit_create(StoreTable *t)
+void store__table_commit_create(StoreTable *t, uint64_t seq)
 {
     pthread_rwlock_wrlock(&store_g.catalog_lock);
     t->create_txn = NULL;
+    t->create_seq = store_g.replaying ? 0 : seq;
     pthread_rwlock_unlock(&store_g.catalog_lock);
     store__catalog_epoch_bump();
 }
 
-void store__table_commit_drop(StoreTable *t)
+void store__table_commit_drop(StoreTable *t, uint64_t seq)
 {
-    cat_remove(t);
+    cat_remove(t, store_g.replaying ? 0 : seq);
     store__catalog_epoch_bump();
     store__table_release_dropped(t);
 }
 
 void store__table_undo_create(StoreTable *t)
 {
-    cat_remove(t);
+    cat_remove(t, 0);
     store__catalog_epoch_bump();
     store__table_release_dropped(t);
 }

@@ -26,6 +26,7 @@
 typedef struct TableCollect {
     uint32_t dboid;
     StoreTxn *cur;
+    uint64_t snap;     /* the caller's snapshot: tables as they were then */
     StoreTable **out;
     int n;
     int max;
@@ -36,7 +37,7 @@ typedef struct TableCollect {
 static void collect_table(StoreTable *t, void *arg)
 {
     TableCollect *c = arg;
-    if (t->dboid != c->dboid || (t->drop_txn && t->drop_txn == c->cur))
+    if (t->dboid != c->dboid || (t->drop_txn && t->drop_txn == c->cur) || t->create_seq > c->snap)
         return;
     if (c->n >= c->max) {
         c->overflow = true;
@@ -51,24 +52,48 @@ static int by_oid(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The tables of the session's database visible to the calling thread:
- * committed ones (store__table_visit) plus its own uncommitted CREATEs. */
+/* A table not in the catalog that the caller lists: its own uncommitted
+ * CREATE, or one whose DROP committed after the caller's snapshot (its
+ * header stays until store_close; its schema must still exist). */
+static bool listed_outside_catalog(const TableCollect *c, const StoreTable *t)
+{
+    if (t->dboid != c->dboid)
+        return false;
+    if (c->cur && t->create_txn == c->cur)
+        return !t->dropped;
+    return t->drop_seq > c->snap && t->create_seq <= c->snap && !t->create_txn;
+}
+
+/* The tables of the session's database as the calling thread's snapshot
+ * has them, as PostgreSQL's pg_class under REPEATABLE READ: committed ones
+ * (store__table_visit) created at or before the snapshot, ones dropped
+ * after it, plus its own uncommitted CREATEs. Names, columns and keys are
+ * the latest (an ALTER after the snapshot shows). Without a transaction:
+ * the latest committed state. */
 static int collect_tables(StoreTable **buf, int max)
 {
-    TableCollect c = {store__session_db(), store__txn_current(), buf, 0, max, false};
+    StoreTxn *cur = store__txn_current();
+    TableCollect c = {store__session_db(), cur, cur ? store__txn_snapshot(cur) : UINT64_MAX,
+                      buf, 0, max, false};
     store__table_visit(collect_table, &c);
-    if (c.cur) {
-        pthread_rwlock_rdlock(&store_g.catalog_lock);
-        for (StoreTable *t = store_g.all_tables; t; t = t->next_all)
-            if (t->create_txn == c.cur && t->dboid == c.dboid && !t->dropped) {
-                if (c.n >= max) {
-                    c.overflow = true;
-                    break;
-                }
-                buf[c.n++] = t;
+    int dropped_from = c.n;
+    pthread_rwlock_rdlock(&store_g.catalog_lock);
+    for (StoreTable *t = store_g.all_tables; t; t = t->next_all)
+        if (listed_outside_catalog(&c, t)) {
+            if (c.n >= max) {
+                c.overflow = true;
+                break;
             }
-        pthread_rwlock_unlock(&store_g.catalog_lock);
-    }
+            buf[c.n++] = t;
+        }
+    pthread_rwlock_unlock(&store_g.catalog_lock);
+    /* A dropped table whose schema went too is not listed (its own
+     * creates keep their schema). */
+    int kept = dropped_from;
+    for (int i = dropped_from; i < c.n; i++)
+        if ((cur && buf[i]->create_txn == cur) || store_schema_exists(buf[i]->schema))
+            buf[kept++] = buf[i];
+    c.n = kept;
     if (c.overflow)
         err_raise(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many tables to list (at most %d)", max);
     qsort(buf, (size_t)c.n, sizeof *buf, by_oid);

@@ -231,7 +231,7 @@ void store__db_drop_oid(uint32_t oid)
     store__checkpoint_exclude(true);
     StoreTable *t;
     while ((t = store__table_any_in_db(oid)) != NULL)
-        store__table_commit_drop(t);
+        store__table_commit_drop(t, 0);
     store__checkpoint_exclude(false);
 }
 

@@ -209,8 +209,8 @@ void store__undo_commit(StoreTxn *x, uint64_t seq)
     for (int i = 0; i < x->nundo; i++) {
         StoreUndo *u = &x->undo[i];
         switch (u->kind) {
-        case UNDO_CREATE_TABLE: store__table_commit_create(u->table); break;
-        case UNDO_DROP_TABLE: store__table_commit_drop(u->table); break;
+        case UNDO_CREATE_TABLE: store__table_commit_create(u->table, seq); break;
+        case UNDO_DROP_TABLE: store__table_commit_drop(u->table, seq); break;
         case UNDO_CREATE_SCHEMA: store__schema_commit((int)u->from, false); break;
         case UNDO_DROP_SCHEMA: store__schema_commit((int)u->from, true); break;
         case UNDO_ADD_PKEY: store__commit_add_pkey(u->table); break;

@@ -293,6 +293,9 @@ struct StoreTable {
     uint32_t dboid;        /* database */
     StoreTxn *create_txn;  /* under catalog_lock: uncommitted CREATE (visible to it only) */
     StoreTxn *drop_txn;    /* under catalog_lock: uncommitted DROP (invisible to it) */
+    uint64_t create_seq;   /* under catalog_lock: commit sequence of its CREATE (0: before
+                            * this process's start), for snapshot listings (catalog_list.c) */
+    uint64_t drop_seq;     /* under catalog_lock: that of its DROP (0: not dropped, or unknown) */
     bool free_when_unused; /* under store_g.lock: dropped, data freed by the last user */
     pthread_rwlock_t pk_lock;  /* the pk index: writer exclusive, point lookups shared */
     StoreStats stats;      /* under store_g.lock */
@@ -867,8 +870,9 @@ StoreTable *store__relation_create_oid(uint32_t dboid, uint32_t oid, const char 
                                        const char *name, int ncols, const StoreColumnDef *cols,
                                        int npkey, const int *pkey, const char *view_sql);
 /* Finish DDL at commit / rollback (txn.c). */
-void store__table_commit_create(StoreTable *t);
-void store__table_commit_drop(StoreTable *t);
+/* The commit (sequence seq; 0 when unknown) of t's CREATE / DROP. */
+void store__table_commit_create(StoreTable *t, uint64_t seq);
+void store__table_commit_drop(StoreTable *t, uint64_t seq);
 void store__table_undo_create(StoreTable *t);
 void store__table_undo_drop(StoreTable *t);
 /* Free t's data now if no scan or writer uses it, else when the last ends. */

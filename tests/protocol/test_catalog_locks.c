@@ -365,6 +365,28 @@ static void phase_roles_snapshot(PGconn *a, PGconn *b)
     ok(b, "DROP ROLE rs_new");
 }
 
+/* pg_class and pg_attribute under REPEATABLE READ list the tables of the
+ * snapshot, as PostgreSQL's (catalog rows are read with the snapshot): a
+ * table created after it is not there, one dropped after it still is;
+ * after the COMMIT the listing is the latest. */
+static void phase_tables_snapshot(PGconn *a, PGconn *b)
+{
+    ok(a, "CREATE TABLE ts_old (k int, v text)");
+    ok(a, "BEGIN ISOLATION LEVEL REPEATABLE READ");
+    CHECK_STR(value(a, "SELECT count(*) FROM pg_class WHERE relname LIKE 'ts\\_%'"), "1");
+    ok(b, "CREATE TABLE ts_new (k int)");
+    ok(b, "DROP TABLE ts_old");
+    CHECK_STR(value(a, "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class WHERE relname LIKE 'ts\\_%'"),
+              "ts_old");
+    CHECK_STR(value(a, "SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute a JOIN pg_class c "
+                       "ON a.attrelid = c.oid WHERE c.relname = 'ts_old' AND attnum > 0"),
+              "k,v");
+    ok(a, "COMMIT");
+    CHECK_STR(value(a, "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class WHERE relname LIKE 'ts\\_%'"),
+              "ts_new");
+    ok(b, "DROP TABLE ts_new");
+}
+
 int main(void)
 {
     ptest_start(&server, NULL, NULL);
@@ -376,6 +398,7 @@ int main(void)
     phase_roles(a, b);
     phase_sequences(a, b);
     phase_roles_snapshot(a, b);
+    phase_tables_snapshot(a, b);
     phase_drop_after_wait(a, b);
     phase_alter_waits(a, b);
     PQfinish(c);
