@@ -392,48 +392,34 @@ static uint64_t upsert_sort(StoreTable *t, StoreTxn *x, const Batch *b, StoreCon
     return 0;
 }
 
-/* Delta mode: sort and append the kept rows to x's delta in one hold of
- * t->pk_lock, so no other transaction adds one of their keys between. */
-static uint64_t upsert_into_delta(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf,
-                                  uint16_t *keep)
-{
-    StoreDelta *d = delta_get(t, x);
-    uint32_t nkeep = 0;
-    uint64_t mark = 0;
-    pthread_rwlock_wrlock(&t->pk_lock);
-    ErrJmp jmp;
-    if (ERR_TRY(jmp)) {
-        mark = upsert_sort(t, x, b, cf, keep, &nkeep);
-        if (!mark && nkeep > 0)
-            (void)store__append_nowal(d->shadow, x, &(Batch){nkeep, keep, b->ncols, b->cols});
-        err_pop(&jmp);
-    } else {
-        pthread_rwlock_unlock(&t->pk_lock);
-        err_rethrow();
-    }
-    pthread_rwlock_unlock(&t->pk_lock);
-    return mark;
-}
-
-/* x holds t's write lock (or t is temporary): no other transaction appends
- * to t, so the kept rows go through the ordinary append after the sort
- * (other deltas' keys are checked again there). */
-static uint64_t upsert_direct(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf,
+/* Sort b's rows (upsert_sort) and append the kept ones. In delta mode they
+ * go to x's delta in the same (exclusive) hold of t->pk_lock, so no other
+ * transaction adds one of their keys between. When x holds t's write lock
+ * (or t is temporary) no other transaction appends to t, so they go
+ * through the ordinary append after the sort (other deltas' keys are
+ * checked again there). */
+static uint64_t upsert_append(StoreTable *t, StoreTxn *x, const Batch *b, StoreConflicts *cf,
                               uint16_t *keep)
 {
+    StoreTable *shadow = store__delta_mode(t, x) ? delta_get(t, x)->shadow : NULL;
     uint32_t nkeep = 0;
     uint64_t mark = 0;
-    pthread_rwlock_rdlock(&t->pk_lock);
+    if (shadow)
+        pthread_rwlock_wrlock(&t->pk_lock);
+    else
+        pthread_rwlock_rdlock(&t->pk_lock);
     ErrJmp jmp;
     if (ERR_TRY(jmp)) {
         mark = upsert_sort(t, x, b, cf, keep, &nkeep);
+        if (shadow && !mark && nkeep > 0)
+            (void)store__append_nowal(shadow, x, &(Batch){nkeep, keep, b->ncols, b->cols});
         err_pop(&jmp);
     } else {
         pthread_rwlock_unlock(&t->pk_lock);
         err_rethrow();
     }
     pthread_rwlock_unlock(&t->pk_lock);
-    if (!mark && nkeep > 0)
+    if (!shadow && !mark && nkeep > 0)
         store_table_append(t, x, &(Batch){nkeep, keep, b->ncols, b->cols});
     return mark;
 }
@@ -451,8 +437,7 @@ void store_table_insert_or_conflict(StoreTable *t, StoreTxn *x, const Batch *b, 
         store_table_lock_write(t, x);  /* a bulk upsert, as store__delta_insert */
     uint16_t keep[VEC_CAPACITY];
     for (;;) {
-        uint64_t mark = store__delta_mode(t, x) ? upsert_into_delta(t, x, b, cf, keep)
-                                                : upsert_direct(t, x, b, cf, keep);
+        uint64_t mark = upsert_append(t, x, b, cf, keep);
         if (!mark)
             break;
         store__txn_wait_mark(x, mark);  /* its end decides: retry */
