@@ -447,6 +447,21 @@ static uint64_t frozen_groups(StoreTable *t)
     return n;
 }
 
+/* Groups whose xmin alone is frozen (their deleted or updated rows keep
+ * xmax and next): xmin at the shared zeros that frozen groups point to. */
+static uint64_t xmin_frozen_groups(StoreTable *t)
+{
+    uint64_t n = 0, groups = atomic_load(&t->committed) / STORE_GROUP_ROWS;
+    const uint64_t *shared = NULL;
+    for (uint64_t g = 0; g < groups && !shared; g++)
+        if (store__group_frozen(store__group(t, g)))
+            shared = store__group(t, g)->xmin;
+    cr_assert_not_null(shared, "a frozen group to compare with");
+    for (uint64_t g = 0; g < groups; g++)
+        n += !store__group_frozen(store__group(t, g)) && store__group(t, g)->xmin == shared;
+    return n;
+}
+
 __attribute__((noinline)) static StoreWriteResult update_one(StoreTable *t, StoreTxn *x, int64_t k,
                                                             int64_t as)
 {
@@ -497,9 +512,16 @@ Test(vacuum, frozen_stamps_thaw_for_writers)
     store_txn_commit(x);
     checkpoint_ok();
     cr_assert_eq(frozen_groups(t), whole - 1, "a checkpoint freezes the settled groups");
+    uint64_t deleted_groups = atomic_load(&t->committed) / STORE_GROUP_ROWS - (whole - 1);
+    cr_assert_eq(xmin_frozen_groups(t), deleted_groups, "the others' xmin alone");
+    cr_assert(!store__group_frozen(store__group(t, 5)) &&
+              store__group(t, 5)->xmin == store__group(t, 0)->xmin, "group 5: xmin only");
     restart();
     t = store_table_lookup("public", "z");
     cr_assert_eq(frozen_groups(t), whole - 1, "and recovery does again");
+    cr_assert(xmin_frozen_groups(t) >= 1 && !store__group_frozen(store__group(t, 5)) &&
+                  store__group(t, 5)->xmin == store__group(t, 0)->xmin,
+              "group 5's xmin alone (the wholly deleted ones are released)");
     int64_t sum = 0;
     cr_assert_eq(count_now(t, &sum), ROWS - 1);
     cr_assert_eq(sum, total - (5 * STORE_GROUP_ROWS + 7));
@@ -543,6 +565,8 @@ Test(vacuum, frozen_stamps_thaw_for_writers)
     /* A checkpoint freezes the untouched groups again, a restart too. */
     checkpoint_ok();
     cr_assert_eq(frozen_groups(t), whole - 3, "groups 0, 1 and 5 hold deleted rows");
+    cr_assert(store__group(t, 0)->xmin == store__group(t, 3)->xmin &&
+              store__group(t, 1)->xmin == store__group(t, 3)->xmin, "their xmin alone frozen");
     restart();
     t = store_table_lookup("public", "z");
     cr_assert_eq(frozen_groups(t), whole - 3);
