@@ -451,8 +451,7 @@ void store_table_insert_or_conflict(StoreTable *t, StoreTxn *x, const Batch *b, 
             store__txn_wait_published(x, t);
             break;
         }
-    for (uint32_t i = 0; i < cf->count; i++)
-        cf->unseen[i] = !(cf->ids[i] & STORE_DELTA_ROW) && !store__row_seen(t, x, cf->ids[i]);
+    store__rows_unseen(t, x, cf->ids, cf->count, cf->unseen);
 }
 
 void store_table_lock_write(StoreTable *t, StoreTxn *x)

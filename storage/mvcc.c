@@ -574,7 +574,6 @@ static bool fetch_row(StoreTable *t, StoreTxn *x, uint64_t rowid, int ncols, con
     return true;
 }
 
-/* Whether row r is visible to x (snapshot snap). */
 /* Whether snapshot snap of x sees row r's creation. */
 static bool row_created_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_t r)
 {
@@ -583,6 +582,7 @@ static bool row_created_visible(const StoreTable *t, StoreTxn *x, uint64_t snap,
     return row_xmin(t, r) <= snap;
 }
 
+/* Whether row r is visible to x (snapshot snap). */
 static bool row_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_t r)
 {
     if (!row_created_visible(t, x, snap, r))
@@ -591,12 +591,13 @@ static bool row_visible(const StoreTable *t, StoreTxn *x, uint64_t snap, uint64_
                                x ? STORE_XMAX_MARK | x->id : 0);
 }
 
-bool store__row_seen(StoreTable *t, StoreTxn *x, uint64_t r)
+void store__rows_unseen(StoreTable *t, StoreTxn *x, const uint64_t *rows, uint32_t n, bool *unseen)
 {
     StoreRunRef *ref = store__run_acquire(t);  /* row headers: see store_table_lookup_key */
-    bool seen = row_visible(t, x, store__txn_snapshot(x), r);
+    uint64_t snap = store__txn_snapshot(x);
+    for (uint32_t i = 0; i < n; i++)
+        unseen[i] = !(rows[i] & STORE_DELTA_ROW) && !row_visible(t, x, snap, rows[i]);
     store__run_release(t, ref);
-    return seen;
 }
 
 /* An older version of key that snapshot snap sees, below the key's newest

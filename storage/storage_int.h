@@ -739,9 +739,9 @@ StoreWriteResult store__row_claim(StoreTable *t, StoreTxn *x, uint64_t row, uint
 /* The same with its undo entry (deferred: a delta's, logged at the flush). */
 StoreWriteResult store__row_claim_logged(StoreTable *t, StoreTxn *x, uint64_t row,
                                          uint64_t *newest, bool deferred);
-/* Whether x's snapshot sees table row r (mvcc.c; ON CONFLICT's check of
- * the row its key met). */
-bool store__row_seen(StoreTable *t, StoreTxn *x, uint64_t r);
+/* unseen[i]: x's snapshot does not see table row rows[i] (a delta row,
+ * x's own, is seen). mvcc.c; ON CONFLICT's check of the rows its keys met. */
+void store__rows_unseen(StoreTable *t, StoreTxn *x, const uint64_t *rows, uint32_t n, bool *unseen);
 /* Whether x has a delta of t (flushed or not). */
 bool store__delta_has(const StoreTxn *x, const StoreTable *t);
 

@@ -277,16 +277,17 @@ static void stamps_point(StoreRowGroup *g, uint64_t *own)
     __atomic_store_n(&g->xmax, (_Atomic uint64_t *)m, __ATOMIC_SEQ_CST);
 }
 
-/* The whole pages of a group's own stamps back to the OS: they read as
- * zeros until written again. xmax lies in whole pages only (the middle
- * 16 KB of 48), so it is all zero afterwards; xmin's first and next's
- * last page may keep their old values (see below). */
-static void stamps_drop_pages(const uint64_t *own)
+/* The whole pages within [from, to) back to the OS: they read as zeros
+ * until written again. For a group's own stamps (own, own + 3 * 2048):
+ * xmax lies in whole pages only (the middle 16 KB of 48), so it is all
+ * zero afterwards; xmin's first and next's last page may keep their old
+ * values (see below). */
+static void drop_pages(const uint64_t *from, const uint64_t *to)
 {
-    uintptr_t from = ((uintptr_t)own + 4095) & ~(uintptr_t)4095;
-    uintptr_t to = (uintptr_t)(own + 3 * STORE_GROUP_ROWS) & ~(uintptr_t)4095;
-    if (to > from)
-        madvise((void *)from, to - from, MADV_DONTNEED);
+    uintptr_t a = ((uintptr_t)from + 4095) & ~(uintptr_t)4095;
+    uintptr_t b = (uintptr_t)to & ~(uintptr_t)4095;
+    if (b > a)
+        madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 /* Whether every row of the stamps at own is live and was never updated. */
@@ -311,10 +312,7 @@ static bool stamps_all_live(const uint64_t *own)
 static void freeze_xmin(StoreRowGroup *g, uint64_t *own)
 {
     __atomic_store_n(&g->xmin, (uint64_t *)frozen_stamps, __ATOMIC_SEQ_CST);
-    uintptr_t from = ((uintptr_t)own + 4095) & ~(uintptr_t)4095;
-    uintptr_t to = (uintptr_t)(own + STORE_GROUP_ROWS) & ~(uintptr_t)4095;
-    if (to > from)
-        madvise((void *)from, to - from, MADV_DONTNEED);
+    drop_pages(own, own + STORE_GROUP_ROWS);
 }
 
 /* Freeze group gno of t if every row committed at or before horizon and is
@@ -345,7 +343,7 @@ static bool freeze_group(StoreTable *t, uint64_t gno, uint64_t horizon)
     bool clear = atomic_load(&g->claiming) == 0 && stamps_all_live(own);
     if (clear) {
         stamps_point(g, NULL);
-        stamps_drop_pages(own);
+        drop_pages(own, own + 3 * STORE_GROUP_ROWS);
     }
     atomic_store(&g->freezing, false);
     return clear;
